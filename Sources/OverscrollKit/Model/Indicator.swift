@@ -1,0 +1,105 @@
+import Foundation
+
+/// The refresh indicator's arc, in turns (1 = a full circle), clockwise from 3 o'clock.
+public struct ArcShape: Sendable, Equatable {
+    /// Where the arc starts, in turns.
+    public var start: Double
+    /// How much of a circle it covers, 0…0.8.
+    public var sweep: Double
+    public var opacity: Double
+
+    /// The arc while pulling, Android's way: the arc grows from 40 % of the threshold to a
+    /// maximum of 0.8 turn at the threshold, and turns with the pull, further past it.
+    public static func pulling(pull: Double, configuration c: RefreshController.Configuration, armed: Bool) -> ArcShape {
+        let progress = pull / c.threshold
+        let adjusted = min(1, max(0, progress - 0.4) * 5 / 3)
+        let tension = max(0, progress - 1)
+        let start = -0.25 + 0.4 * adjusted + 0.5 * min(tension, 2)
+        // Fades in after the minimum pull, reaches 0.85 just below the threshold, and is
+        // fully opaque only once armed, so "armed" is visible.
+        let fadeIn = min(1, max(0, (pull - c.minimumPull) / max(1, 0.4 * c.threshold - c.minimumPull)))
+        let opacity = armed ? 1 : fadeIn * (0.55 + 0.3 * adjusted)
+        return ArcShape(start: start, sweep: max(0.01, 0.8 * adjusted), opacity: opacity)
+    }
+
+    /// The spinner, continuing from `initial` without a jump: it keeps turning and its
+    /// length breathes between the initial sweep and a short arc (Material's 1332 ms cycle).
+    public static func spinning(from initial: ArcShape, elapsed t: Double) -> ArcShape {
+        let cycle = 1.332
+        let phase = (1 - cos(2 * Double.pi * t / cycle)) / 2          // 0 at t = 0, smooth
+        let sweep = initial.sweep + (0.1 - initial.sweep) * phase
+        // Turn at a steady 0.75 turn/s; the tail catches up while the arc shortens.
+        let start = initial.start + 0.75 * t + (initial.sweep - sweep)
+        return ArcShape(start: start, sweep: sweep, opacity: 1)
+    }
+}
+
+/// Everything the drawing code needs about the indicator this frame, in points.
+public struct IndicatorScene: Sendable, Equatable {
+    public var centerY: Double
+    public var radius: Double
+    public var thickness: Double
+    public var arc: ArcShape
+    /// 1 normally; shrinks to 0 as the refresh finishes.
+    public var scale: Double
+}
+
+/// A banner (the refresh error) near the top.
+public struct BannerScene: Sendable, Equatable {
+    public var message: String
+    public var opacity: Double
+}
+
+/// What to draw this frame, derived from the model; data only, so it is testable and the
+/// SDL layer stays a plain painter.
+public struct Scene: Sendable {
+    public var width: Double
+    public var height: Double
+    /// y of row 0's top edge, in points (negative when scrolled into the content).
+    public var contentTop: Double
+    public var visibleRows: Range<Int>
+    public var indicator: IndicatorScene?
+    /// 0…1 white overlay over the whole window (the threshold flash).
+    public var flash: Double
+    public var banner: BannerScene?
+
+    public init(model: OverscrollModel, flashEnabled: Bool = true) {
+        let scroll = model.scroll
+        let layout = model.configuration.layout
+        width = model.viewportWidth
+        height = scroll.viewportHeight
+        contentTop = -scroll.offset
+        visibleRows = layout.visibleRows(offset: scroll.offset, height: scroll.viewportHeight, count: model.rows.count)
+        let age = model.now - model.lastFeedback
+        let duration = model.configuration.flashDuration
+        flash = flashEnabled && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
+        indicator = Self.indicator(model)
+        if let b = model.banner {
+            let left = model.configuration.bannerDuration - (model.now - b.since)
+            banner = BannerScene(message: b.message, opacity: min(1, max(0, left / 0.3)))
+        }
+    }
+
+    static func indicator(_ model: OverscrollModel) -> IndicatorScene? {
+        let c = model.refresh.configuration
+        let pull = model.scroll.pull
+        // Centred in the gap while the gap is small, then riding just above the content.
+        let centerY = max(pull / 2, pull - c.indicatorExtent / 2)
+        let radius = 12.0, thickness = 3.0
+        switch model.refresh.state {
+        case .idle, .pulling, .armed:
+            guard pull >= c.minimumPull else { return nil }
+            let arc = ArcShape.pulling(pull: pull, configuration: c, armed: model.refresh.state == .armed)
+            return IndicatorScene(centerY: centerY, radius: radius, thickness: thickness, arc: arc, scale: 1)
+        case .refreshing, .finishing:
+            guard let origin = model.spinnerOrigin else { return nil }
+            var scale = 1.0
+            if case .finishing(_, let since) = model.refresh.state {
+                scale = 1 - (model.now - since) / c.finishDuration
+                guard scale > 0 else { return nil }
+            }
+            let arc = ArcShape.spinning(from: origin.arc, elapsed: model.now - origin.time)
+            return IndicatorScene(centerY: centerY, radius: radius, thickness: thickness, arc: arc, scale: scale)
+        }
+    }
+}

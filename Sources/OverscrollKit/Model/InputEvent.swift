@@ -1,0 +1,41 @@
+/// What the model is told, already stripped of SDL: pointer motion in window points,
+/// the wheel, and window changes. Every event carries its own time (seconds on the
+/// model's clock), and the model applies it at that time, not at the frame that drains it.
+public enum InputEvent: Sendable, Equatable {
+    case pointerDown(PointerID, x: Double, y: Double)
+    case pointerMove(PointerID, x: Double, y: Double)
+    case pointerUp(PointerID)
+    /// Every pointer is gone (focus lost, device reset): end the drag without a fling.
+    case pointerCancel
+    /// Positive scrolls down into the content, in points.
+    case wheel(dy: Double)
+    /// The window's size in points.
+    case resize(width: Double, height: Double)
+}
+
+public struct TimedInput: Sendable, Equatable {
+    public var time: Double
+    public var event: InputEvent
+
+    public init(time: Double, event: InputEvent) {
+        self.time = time
+        self.event = event
+    }
+}
+
+/// What happened during one frame, for the trace and for feedback.
+public struct FrameEvents: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let feedback = FrameEvents(rawValue: 1 << 0)
+    public static let refreshStart = FrameEvents(rawValue: 1 << 1)
+    public static let refreshEnd = FrameEvents(rawValue: 1 << 2)
+    public static let refreshError = FrameEvents(rawValue: 1 << 3)
+
+    /// Trace names, in the order they are written.
+    public static let names: [(FrameEvents, String)] = [
+        (.feedback, "feedback"), (.refreshStart, "refresh-start"),
+        (.refreshEnd, "refresh-end"), (.refreshError, "refresh-error"),
+    ]
+}

@@ -1,0 +1,183 @@
+/// The whole app's state, without SDL: the scroll view, the refresh state machine, the
+/// rows, and the transient feedback. Input events go in, `advance(to:)` moves time on,
+/// and the drawing code reads it back. Nothing here calls out except the refresh source.
+public struct OverscrollModel: Sendable {
+    public struct Configuration: Sendable {
+        public var viewportWidth: Double
+        public var viewportHeight: Double
+        /// nil: resolution-aware default, recomputed when the window resizes.
+        public var threshold: Double?
+        public var refreshTimeout: Double = 10
+        public var physics: any ScrollPhysics = PhysicsProfile.ios
+        public var layout = ListLayout()
+        /// How long the threshold flash lasts.
+        public var flashDuration: Double = 0.12
+        /// How long a refresh error stays on screen.
+        public var bannerDuration: Double = 2.5
+
+        public init(viewportWidth: Double, viewportHeight: Double, threshold: Double? = nil) {
+            self.viewportWidth = viewportWidth
+            self.viewportHeight = viewportHeight
+            self.threshold = threshold
+        }
+    }
+
+    public struct Banner: Sendable, Equatable {
+        public var message: String
+        public var since: Double
+    }
+
+    public private(set) var scroll: ScrollView
+    public private(set) var refresh: RefreshController
+    public private(set) var rows: [ListRow]
+    public private(set) var viewportWidth: Double
+    /// What happened since `beginFrame()`.
+    public private(set) var events: FrameEvents = []
+    public private(set) var lastFeedback: Double = -.infinity
+    public private(set) var banner: Banner?
+    /// The arc as it was when the refresh started, and when, so the spinner continues
+    /// from it without a jump.
+    public private(set) var spinnerOrigin: (arc: ArcShape, time: Double)?
+    public let configuration: Configuration
+    private let source: any RefreshSource
+    private let inbox: RefreshInbox
+    private var nextRowID: Int
+
+    public init(configuration: Configuration, rows: [String], source: any RefreshSource,
+                inbox: RefreshInbox = RefreshInbox()) {
+        self.configuration = configuration
+        self.viewportWidth = configuration.viewportWidth
+        self.rows = rows.enumerated().map { ListRow(id: $0.offset, text: $0.element) }
+        self.nextRowID = rows.count
+        self.source = source
+        self.inbox = inbox
+        let layout = configuration.layout
+        self.scroll = ScrollView(viewportHeight: configuration.viewportHeight,
+                                 contentHeight: layout.contentHeight(rows: rows.count),
+                                 physics: configuration.physics)
+        self.refresh = RefreshController(configuration: .init(
+            threshold: configuration.threshold
+                ?? RefreshController.Configuration.defaultThreshold(viewportHeight: configuration.viewportHeight),
+            timeout: configuration.refreshTimeout))
+    }
+
+    public var now: Double { scroll.now }
+
+    /// Progress of the pull 0…1, as the trace reports it.
+    public var progress: Double { refresh.progress(pull: scroll.pull) }
+
+    /// Whether nothing would change on screen if time moved on with no input.
+    public var isSettled: Bool {
+        scroll.isAtRest && refresh.state == .idle
+            && now - lastFeedback >= configuration.flashDuration
+            && banner == nil
+    }
+
+    public mutating func beginFrame() { events = [] }
+
+    // MARK: Input
+
+    public mutating func handle(_ input: TimedInput) {
+        advance(to: input.time)
+        let t = max(input.time, now)
+        switch input.event {
+        case let .pointerDown(id, _, y):
+            scroll.pointerDown(id, y: y, at: t)
+        case let .pointerMove(id, _, y):
+            scroll.pointerMove(id, y: y, at: t)
+            if scroll.isDragging { apply(refresh.handle(.drag(pull: scroll.pull)), at: t) }
+        case let .pointerUp(id):
+            let wasDragging = scroll.isDragging
+            scroll.pointerUp(id, at: t)
+            if wasDragging && !scroll.isDragging { endGesture(at: t) }
+        case .pointerCancel:
+            let wasDragging = scroll.isDragging
+            scroll.cancelPointers(at: t)
+            if wasDragging {
+                // A cancelled gesture was not meant: disarm before it ends.
+                apply(refresh.handle(.drag(pull: 0)), at: t)
+                endGesture(at: t)
+            }
+        case let .wheel(dy):
+            scroll.scroll(by: dy, at: t)
+        case let .resize(width, height):
+            viewportWidth = max(1, width)
+            scroll.setViewportHeight(height, at: t)
+            if configuration.threshold == nil {
+                refresh.configuration.threshold = RefreshController.Configuration.defaultThreshold(viewportHeight: height)
+            }
+        }
+    }
+
+    private mutating func endGesture(at t: Double) {
+        let arc = ArcShape.pulling(pull: scroll.pull, configuration: refresh.configuration,
+                                   armed: refresh.state == .armed)
+        apply(refresh.handle(.release(at: t)), at: t)
+        if refresh.isRefreshing { spinnerOrigin = (arc, t) }
+    }
+
+    // MARK: Time
+
+    /// Move the model to `time`: refresh completions and timeouts due before it take
+    /// effect at their own times, in order, then the motion is evaluated at `time`.
+    public mutating func advance(to time: Double) {
+        guard time.isFinite else { return }
+        while let generation = refresh.runningGeneration {
+            let deadline = refresh.deadline ?? .infinity
+            if let completion = inbox.take(generation: generation, dueBy: min(time, deadline)) {
+                let at = max(completion.time ?? time, now)
+                scroll.advance(to: at)
+                apply(refresh.handle(.completed(completion.result, at: at)), at: at)
+            } else if deadline <= time {
+                scroll.advance(to: deadline)
+                inbox.clear()
+                apply(refresh.handle(.tick(now: deadline, collapsed: false)), at: deadline)
+            } else {
+                break
+            }
+        }
+        scroll.advance(to: time)
+        let collapsed = scroll.isAtRest
+        apply(refresh.handle(.tick(now: now, collapsed: collapsed)), at: now)
+        if let b = banner, now - b.since >= configuration.bannerDuration { banner = nil }
+    }
+
+    // MARK: Effects
+
+    private mutating func apply(_ effect: RefreshController.Effect?, at t: Double) {
+        guard let effect else { return }
+        switch effect {
+        case .feedback:
+            events.insert(.feedback)
+            lastFeedback = t
+        case .startRefresh(let generation):
+            events.insert(.refreshStart)
+            scroll.setTopInset(refresh.restingInset, at: t)
+            source.start(RefreshJob(generation: generation, startTime: t, inbox: inbox))
+        case .insertRows(let texts):
+            events.insert(.refreshEnd)
+            insert(texts, at: t)
+            scroll.setTopInset(0, at: t)
+        case .showError(let message):
+            events.insert(.refreshError)
+            banner = Banner(message: message, since: t)
+            scroll.setTopInset(0, at: t)
+        }
+    }
+
+    private mutating func insert(_ texts: [String], at t: Double) {
+        guard !texts.isEmpty else { return }
+        var fresh: [ListRow] = []
+        fresh.reserveCapacity(texts.count)
+        for text in texts {
+            fresh.append(ListRow(id: nextRowID, text: text))
+            nextRowID += 1
+        }
+        rows.insert(contentsOf: fresh, at: 0)
+        let added = configuration.layout.contentHeight(rows: texts.count)
+        scroll.setContentHeight(configuration.layout.contentHeight(rows: rows.count), at: t)
+        // At the top the new rows are revealed; scrolled into the list, what the user is
+        // reading stays where it is.
+        if scroll.offset > 0 { scroll.shift(by: added, at: t) }
+    }
+}

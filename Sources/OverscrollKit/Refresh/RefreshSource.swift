@@ -1,0 +1,85 @@
+import Synchronization
+
+/// What a refresh produces: new rows, or a message saying why there are none.
+public enum RefreshResult: Sendable, Equatable {
+    case success([String])
+    case failure(String)
+}
+
+/// The work behind a refresh. The view does not care what it is; it only waits for it to
+/// end. `start` must return at once: long work belongs on another thread, which calls
+/// `job.complete` when done. Completing twice, or after the timeout, changes nothing.
+public protocol RefreshSource: Sendable {
+    func start(_ job: RefreshJob)
+}
+
+/// One run of the refresh work, and the only way to report its end.
+public struct RefreshJob: Sendable {
+    public let generation: Int
+    /// When the refresh started, on the model's clock.
+    public let startTime: Double
+    let inbox: RefreshInbox
+
+    /// Report the result. `at` is the model time it happened, for work that is simulated
+    /// on the model's clock (the demo's delay); real work leaves it nil and the completion
+    /// takes effect at the first frame that sees it.
+    public func complete(_ result: RefreshResult, at time: Double? = nil) {
+        inbox.post(RefreshCompletion(generation: generation, result: result, time: time))
+    }
+}
+
+public struct RefreshCompletion: Sendable, Equatable {
+    public var generation: Int
+    public var result: RefreshResult
+    public var time: Double?
+}
+
+/// Completions cross from worker threads to the frame loop here. The loop only ever
+/// takes the lock briefly to look; it never waits on the work.
+public final class RefreshInbox: Sendable {
+    private let pending = Mutex<[RefreshCompletion]>([])
+    private let wake: @Sendable () -> Void
+
+    /// `wake` is called after each post, so a loop sleeping on input can wake up.
+    public init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
+
+    func post(_ completion: RefreshCompletion) {
+        pending.withLock { $0.append(completion) }
+        wake()
+    }
+
+    /// Removes and returns the earliest completion for `generation` that is due by `now`
+    /// (completions for other generations are dropped: they belong to refreshes that ended).
+    func take(generation: Int, dueBy now: Double) -> RefreshCompletion? {
+        pending.withLock { list in
+            guard !list.isEmpty else { return nil }
+            list.removeAll { $0.generation != generation }
+            var best: Int?
+            for i in list.indices where (list[i].time ?? -.infinity) <= now {
+                if best == nil || (list[i].time ?? -.infinity) < (list[best!].time ?? -.infinity) { best = i }
+            }
+            guard let best else { return nil }
+            return list.remove(at: best)
+        }
+    }
+
+    /// Forget everything (the refresh ended by timeout; late completions change nothing).
+    func clear() { pending.withLock { $0.removeAll() } }
+}
+
+/// The demo's refresh: waits `duration` on the model's clock, then yields a few new rows.
+/// Completing on the model's clock keeps replays identical at every frame rate.
+public struct DemoRefreshSource: RefreshSource {
+    public var duration: Double
+    public var rowsPerRefresh: Int
+
+    public init(duration: Double = 1.5, rowsPerRefresh: Int = 3) {
+        self.duration = duration
+        self.rowsPerRefresh = rowsPerRefresh
+    }
+
+    public func start(_ job: RefreshJob) {
+        let rows = (1...max(1, rowsPerRefresh)).map { "New item \(job.generation).\($0) — pulled fresh" }
+        job.complete(.success(rows), at: job.startTime + duration)
+    }
+}

@@ -1,0 +1,45 @@
+/// The replay's virtual clock and script feed, without any drawing: frame n is at exactly
+/// n/fps seconds, and each frame receives the script's inputs due by then (carrying their
+/// own timestamps). Runs at different frame rates share the timestamps k/gcd, where the
+/// model's state is the same whatever the rate.
+public struct ReplayDriver: Sendable {
+    public let fps: Int
+    public private(set) var frame = 0
+    private var player: ScriptPlayer
+    /// Stop this long after the script's end even if something never settles.
+    public let settleLimit: Double
+
+    public init(script: GestureScript, fps: Int, settleLimit: Double = 60) {
+        precondition(fps > 0, "fps must be positive")
+        self.fps = fps
+        self.player = ScriptPlayer(script: script)
+        self.settleLimit = settleLimit
+    }
+
+    /// This frame's virtual time in seconds.
+    public var time: Double { Double(frame) / Double(fps) }
+
+    /// Appends the inputs due by this frame's time, in order.
+    public mutating func collectInputs(into buffer: inout [TimedInput]) {
+        let now = time
+        while let input = player.next(dueBy: now) { buffer.append(input) }
+    }
+
+    /// Ends the frame; true when the replay is over: the script has ended and the model
+    /// has come to rest (or the settle limit ran out).
+    public mutating func endFrame(model: OverscrollModel) -> Bool {
+        let now = time
+        frame += 1
+        let scriptDone = player.isFinished && now >= player.endTime
+        return (scriptDone && model.isSettled) || now >= player.endTime + settleLimit
+    }
+}
+
+extension OverscrollModel {
+    /// One frame of model time: this frame's inputs at their own times, then `time`.
+    public mutating func step<Inputs: Sequence<TimedInput>>(_ inputs: Inputs, to time: Double) {
+        beginFrame()
+        for input in inputs { handle(input) }
+        advance(to: time)
+    }
+}

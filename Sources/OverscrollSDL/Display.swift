@@ -1,0 +1,99 @@
+import CSDL
+
+/// SDL's video side: initialisation, the window and its renderer. Created once, freed in
+/// `deinit`, in the order SDL wants.
+public final class Display {
+    public struct Options {
+        public var title = "Overscroll"
+        public var width = 480
+        public var height = 800
+        public var resizable = true
+        public var fullscreen = false
+        public var hidden = false
+        /// Forced video driver ("offscreen" for headless replay); nil lets SDL choose.
+        public var videoDriver: String?
+        /// Forced render driver ("software" for deterministic headless pixels).
+        public var renderDriver: String?
+        public var vsync = true
+
+        public init() {}
+    }
+
+    public let window: OpaquePointer
+    public let renderer: OpaquePointer
+    public let videoDriver: String
+    public let renderDriver: String
+    public let vsync: Bool
+
+    public init(_ options: Options) throws(SDLError) {
+        if let driver = options.videoDriver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
+        if let driver = options.renderDriver { SDL_SetHint(SDL_HINT_RENDER_DRIVER, driver) }
+        // Touch and mouse are handled separately; never let SDL turn one into the other.
+        SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
+        SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
+        SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("cannot start SDL video") }
+        var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if options.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
+        if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        flags |= options.hidden ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
+        guard let window = SDL_CreateWindow(options.title, CSDL_WINDOWPOS_CENTERED, CSDL_WINDOWPOS_CENTERED,
+                                            Int32(options.width), Int32(options.height), flags) else {
+            let error = SDLError("cannot open a window")
+            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            throw error
+        }
+        // Ask for vsync but not for acceleration, so the software renderer stays a fallback.
+        let wanted = options.vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
+        guard let renderer = SDL_CreateRenderer(window, -1, wanted) ?? SDL_CreateRenderer(window, -1, 0) else {
+            let error = SDLError("cannot create a renderer")
+            SDL_DestroyWindow(window)
+            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            throw error
+        }
+        self.window = window
+        self.renderer = renderer
+        videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(renderer, &info)
+        renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
+        vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
+    }
+
+    deinit {
+        SDL_DestroyRenderer(renderer)
+        SDL_DestroyWindow(window)
+        SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+    }
+
+    /// The window's size in points (layout units).
+    public var sizeInPoints: (width: Double, height: Double) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSize(window, &w, &h)
+        return (Double(max(1, w)), Double(max(1, h)))
+    }
+
+    /// The render output's size in pixels.
+    public var sizeInPixels: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    /// Pixels per point: 2 on a HiDPI display.
+    public var pixelScale: Double {
+        let points = sizeInPoints, pixels = sizeInPixels
+        let scale = Double(pixels.width) / points.width
+        return scale.isFinite && scale > 0 ? scale : 1
+    }
+
+    /// The display's refresh period, measured from the mode SDL reports; 60 Hz if unknown.
+    public var refreshPeriod: Double {
+        var mode = SDL_DisplayMode()
+        let index = SDL_GetWindowDisplayIndex(window)
+        if index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0, mode.refresh_rate > 0 {
+            return 1 / Double(mode.refresh_rate)
+        }
+        return 1.0 / 60
+    }
+}

@@ -1,0 +1,95 @@
+import CSDL
+import OverscrollKit
+
+/// Draws a `Scene` with an SDL renderer. Layout is in points; the painter multiplies by
+/// the pixel density once, here, so the model never knows about pixels.
+public final class Painter {
+    private let display: Display
+    private var renderer: OpaquePointer { display.renderer }
+    public let text: TextCache
+    private var mesh = ArcMesh()
+    public private(set) var scale: Double
+
+    public init(display: Display, text: TextCache, scale: Double) {
+        self.display = display
+        self.text = text
+        self.scale = scale
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+    }
+
+    public func setScale(_ newScale: Double) throws(SDLError) {
+        scale = newScale
+        try text.setScale(newScale)
+    }
+
+    public func draw(_ scene: Scene, rows: [ListRow], layout: ListLayout) {
+        let s = scale
+        let width = scene.width * s, height = scene.height * s
+        setColor(Palette.gap)
+        SDL_RenderClear(renderer)
+
+        // The list's own background from its top edge down (shows below short content).
+        let top = max(0, scene.contentTop * s)
+        if top < height { fill(x: 0, y: top, w: width, h: height - top, Palette.background) }
+
+        let rowHeight = layout.rowHeight * s
+        for index in scene.visibleRows {
+            let y = (scene.contentTop + Double(index) * layout.rowHeight) * s
+            fill(x: 0, y: y, w: width, h: rowHeight, index % 2 == 0 ? Palette.rowEven : Palette.rowOdd)
+            fill(x: 0, y: y + rowHeight - max(1, s.rounded(.down)), w: width, h: max(1, s.rounded(.down)), Palette.separator)
+            let row = rows[index]
+            if let label = text.row(row.id, text: row.text) {
+                let ty = y + (rowHeight - Double(label.height)) / 2
+                blit(label, x: layout.textInset * s, y: ty, color: Palette.text, alpha: 1)
+            }
+        }
+
+        if let indicator = scene.indicator { drawIndicator(indicator, width: scene.width) }
+        if let banner = scene.banner { drawBanner(banner, width: width) }
+        if scene.flash > 0 {
+            fill(x: 0, y: 0, w: width, h: height, Palette.flash, alpha: scene.flash)
+        }
+    }
+
+    private func drawIndicator(_ indicator: IndicatorScene, width: Double) {
+        let s = scale
+        let cx = width / 2 * s, cy = indicator.centerY * s
+        let k = indicator.scale
+        mesh.buildDisc(cx: cx, cy: cy, radius: (indicator.radius + 8) * s * k,
+                       color: Palette.indicatorDisc, opacity: indicator.arc.opacity)
+        mesh.draw(renderer)
+        mesh.build(cx: cx, cy: cy, radius: indicator.radius * s * k, thickness: indicator.thickness * s * k,
+                   startTurns: indicator.arc.start, sweepTurns: indicator.arc.sweep,
+                   color: Palette.accent, opacity: indicator.arc.opacity)
+        mesh.draw(renderer)
+    }
+
+    private func drawBanner(_ banner: BannerScene, width: Double) {
+        let s = scale
+        let margin = 12 * s, h = 40 * s
+        fill(x: margin, y: margin, w: width - 2 * margin, h: h, Palette.errorBanner, alpha: 0.95 * banner.opacity)
+        if let label = text.label(banner.message) {
+            let x = max(margin + 8 * s, (width - Double(label.width)) / 2)
+            blit(label, x: x, y: margin + (h - Double(label.height)) / 2, color: Palette.flash, alpha: banner.opacity)
+        }
+    }
+
+    // MARK: Primitives
+
+    private func setColor(_ c: SDL_Color, alpha: Double = 1) {
+        SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, UInt8(max(0, min(255, (Double(c.a) * alpha).rounded()))))
+    }
+
+    private func fill(x: Double, y: Double, w: Double, h: Double, _ color: SDL_Color, alpha: Double = 1) {
+        setColor(color, alpha: alpha)
+        var rect = SDL_FRect(x: Float(x), y: Float(y), w: Float(w), h: Float(h))
+        SDL_RenderFillRectF(renderer, &rect)
+    }
+
+    private func blit(_ entry: TextCache.Entry, x: Double, y: Double, color: SDL_Color, alpha: Double) {
+        SDL_SetTextureColorMod(entry.texture, color.r, color.g, color.b)
+        SDL_SetTextureAlphaMod(entry.texture, UInt8(max(0, min(255, (255 * alpha).rounded()))))
+        var dst = SDL_FRect(x: Float(x.rounded()), y: Float(y.rounded()), w: Float(entry.width), h: Float(entry.height))
+        SDL_RenderCopyF(renderer, entry.texture, nil, &dst)
+    }
+}

@@ -1,0 +1,15 @@
+import CSDL
+
+/// The demo's colours, in one place so tests can assert against them.
+public enum Palette {
+    public static let background = SDL_Color(r: 0x12, g: 0x14, b: 0x18, a: 0xFF)
+    public static let gap = SDL_Color(r: 0x0B, g: 0x0D, b: 0x10, a: 0xFF)
+    public static let rowEven = SDL_Color(r: 0x1B, g: 0x1E, b: 0x24, a: 0xFF)
+    public static let rowOdd = SDL_Color(r: 0x20, g: 0x24, b: 0x2B, a: 0xFF)
+    public static let separator = SDL_Color(r: 0x2C, g: 0x31, b: 0x39, a: 0xFF)
+    public static let text = SDL_Color(r: 0xE8, g: 0xEA, b: 0xED, a: 0xFF)
+    public static let accent = SDL_Color(r: 0x4F, g: 0xC3, b: 0xF7, a: 0xFF)
+    public static let indicatorDisc = SDL_Color(r: 0x2A, g: 0x2F, b: 0x38, a: 0xFF)
+    public static let errorBanner = SDL_Color(r: 0xB3, g: 0x26, b: 0x1E, a: 0xFF)
+    public static let flash = SDL_Color(r: 0xFF, g: 0xFF, b: 0xFF, a: 0xFF)
+}

@@ -1,0 +1,113 @@
+import CSDL
+import Foundation
+import OverscrollKit
+import Testing
+@testable import OverscrollSDL
+
+/// A model pulled with finger moves one frame apart, stopped at the frame where the
+/// threshold is crossed (feedback), or after `travel` points.
+func pullUntilCrossing(threshold: Double = 100, travel: Double = 600) -> OverscrollModel {
+    var model = pulledModel(fingerTravel: 0, threshold: threshold)
+    let finger = PointerID(1)
+    var t = 0.4
+    var y = 100.0
+    while y < 100 + travel {
+        t += 1.0 / 60; y += 4
+        model.step([TimedInput(time: t, event: .pointerMove(finger, x: 240, y: y))], to: t)
+        if model.events.contains(.feedback) { break }
+    }
+    return model
+}
+
+/// Measures the arc from pixels: the fraction of a circle, sampled at the stroke's middle
+/// radius, whose colour differs clearly from the disc behind it.
+func measuredSweep(_ image: Image, indicator: IndicatorScene, width: Double, scale: Double) -> Double {
+    let cx = width / 2 * scale, cy = indicator.centerY * scale
+    let r = indicator.radius * scale
+    let disc = RGB(Palette.indicatorDisc)
+    var covered = 0
+    let steps = 720
+    for i in 0..<steps {
+        let a = 2 * Double.pi * Double(i) / Double(steps)
+        let x = Int((cx + r * cos(a)).rounded()), y = Int((cy + r * sin(a)).rounded())
+        if image.at(x, y).distance(disc) > 90 { covered += 1 }
+    }
+    return Double(covered) / Double(steps)
+}
+
+@Suite(.serialized) struct IndicatorRenderTests {
+    @Test(arguments: [1.0, 2.0])
+    func theArcSweepFollowsThePull(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        var previous = -1.0
+        for travel in [110.0, 150, 190, 230] {
+            let model = pulledModel(fingerTravel: travel, threshold: 100)
+            let scene = Scene(model: model)
+            let indicator = try #require(scene.indicator, "no indicator at \(travel)")
+            let image = headless.render(model, flash: false)   // the flash would cover the disc
+            let measured = measuredSweep(image, indicator: indicator, width: 480, scale: scale)
+            // What the pixels show is what the pull asks for (1 px feathering aside).
+            #expect(abs(measured - indicator.arc.sweep) < 0.04, "travel \(travel): \(measured) vs \(indicator.arc.sweep)")
+            #expect(measured > previous)
+            previous = measured
+        }
+    }
+
+    @Test func theArcMappingStartsAtFortyPercentAndStopsAtEightTenths() {
+        let c = RefreshController.Configuration(threshold: 100)
+        #expect(ArcShape.pulling(pull: 40, configuration: c, armed: false).sweep <= 0.01)
+        #expect(abs(ArcShape.pulling(pull: 70, configuration: c, armed: false).sweep - 0.4) < 1e-9)
+        #expect(ArcShape.pulling(pull: 100, configuration: c, armed: true).sweep == 0.8)
+        #expect(ArcShape.pulling(pull: 300, configuration: c, armed: true).sweep == 0.8)
+        #expect(ArcShape.pulling(pull: 99, configuration: c, armed: false).opacity < 0.9)
+        #expect(ArcShape.pulling(pull: 99, configuration: c, armed: true).opacity == 1)
+        #expect(ArcShape.pulling(pull: 10, configuration: c, armed: false).opacity == 0)
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func theArcEdgesAreAntiAliased(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        let model = pullUntilCrossing()
+        #expect(model.refresh.state == .armed)
+        let indicator = try #require(Scene(model: model).indicator)
+        let image = headless.render(model, flash: false)
+        let mid = 2 * Double.pi * (indicator.arc.start + indicator.arc.sweep / 2)
+        let cx = 240 * scale, cy = indicator.centerY * scale
+        let accent = RGB(Palette.accent), disc = RGB(Palette.indicatorDisc)
+        var profile: [RGB] = []
+        for step in stride(from: -4.0, through: 4.0, by: 0.5) {
+            let r = (indicator.radius + step / scale * 1) * scale
+            profile.append(image.at(Int((cx + r * cos(mid)).rounded()), Int((cy + r * sin(mid)).rounded())))
+        }
+        #expect(profile.contains { $0.distance(accent) < 12 }, "\(profile)")
+        // Between the solid stroke and the disc there are partly covered pixels.
+        let partial = profile.filter { $0.distance(accent) > 30 && $0.distance(disc) > 30 }
+        #expect(!partial.isEmpty, "\(profile)")
+    }
+
+    @Test func theSpinnerTakesOverWithoutAJump() throws {
+        var model = pullUntilCrossing()
+        let before = try #require(Scene(model: model).indicator)
+        let t = model.now
+        model.step([TimedInput(time: t, event: .pointerUp(PointerID(1)))], to: t)
+        #expect(model.refresh.state.name == "refreshing")
+        let after = try #require(Scene(model: model).indicator)
+        #expect(abs(after.arc.start - before.arc.start) < 1e-9 && abs(after.arc.sweep - before.arc.sweep) < 1e-9)
+        #expect(abs(after.centerY - before.centerY) < 1e-9)
+        model.step([], to: t + 0.5)
+        let spinning = try #require(Scene(model: model).indicator)
+        #expect(spinning.arc.start != before.arc.start)
+    }
+
+    @Test func theFlashBrightensTheFrameBrieflyAndCanBeTurnedOff() throws {
+        let headless = try Headless()
+        var model = pullUntilCrossing()
+        #expect(model.events.contains(.feedback))
+        let flashed = headless.render(model).meanBrightness
+        let unflashed = headless.render(model, flash: false).meanBrightness
+        #expect(flashed > unflashed + 40)
+        model.step([], to: model.now + 0.2)
+        let later = headless.render(model).meanBrightness
+        #expect(abs(later - unflashed) < 5)
+    }
+}
