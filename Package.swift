@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The C edge: SDL2 and SDL2_ttf from Debian's libsdl2-dev / libsdl2-ttf-dev.
@@ -19,7 +21,10 @@ let package = Package(
             providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"]), .brew(["sdl2", "sdl2_ttf"])]
         ),
         // The model: physics, scroll view, refresh state machine, scripts, traces. No SDL.
-        .target(name: "OverscrollKit"),
+        .target(
+            name: "OverscrollKit",
+            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
         // The SDL layer: window, loop, input translation, drawing, sound.
         .target(name: "OverscrollSDL", dependencies: ["CSDL", "OverscrollKit"]),
         // The command line.
@@ -28,6 +33,7 @@ let package = Package(
             dependencies: [
                 "OverscrollKit", "OverscrollSDL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .testTarget(

@@ -6,7 +6,7 @@ struct Overscroll: ParsableCommand {
         commandName: "overscroll",
         abstract: "A scrollable list with touch overscroll and pull-to-refresh, on SDL2.",
         version: Version.string,
-        subcommands: [Run.self, Replay.self],
+        subcommands: [Run.self, Replay.self, Report.self],
         defaultSubcommand: Run.self
     )
 }

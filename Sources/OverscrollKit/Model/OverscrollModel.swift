@@ -14,12 +14,23 @@ public struct OverscrollModel: Sendable {
         public var flashDuration: Double = 0.12
         /// How long a refresh error stays on screen.
         public var bannerDuration: Double = 2.5
+        /// What a successful refresh does with its rows.
+        public var refreshMerge = RefreshMerge.insertAtTop
+        /// The list never holds more rows than this (a kiosk refreshing for days must not
+        /// grow without bound); the oldest rows at the bottom go first.
+        public var maxRows = 5000
 
         public init(viewportWidth: Double, viewportHeight: Double, threshold: Double? = nil) {
             self.viewportWidth = viewportWidth
             self.viewportHeight = viewportHeight
             self.threshold = threshold
         }
+    }
+
+    /// New rows go on top (a feed), or replace the list (a command's output).
+    public enum RefreshMerge: Sendable {
+        case insertAtTop
+        case replace
     }
 
     public struct Banner: Sendable, Equatable {
@@ -166,18 +177,27 @@ public struct OverscrollModel: Sendable {
     }
 
     private mutating func insert(_ texts: [String], at t: Double) {
-        guard !texts.isEmpty else { return }
         var fresh: [ListRow] = []
         fresh.reserveCapacity(texts.count)
-        for text in texts {
+        for text in texts.prefix(configuration.maxRows) {
             fresh.append(ListRow(id: nextRowID, text: text))
             nextRowID += 1
         }
-        rows.insert(contentsOf: fresh, at: 0)
-        let added = configuration.layout.contentHeight(rows: texts.count)
-        scroll.setContentHeight(configuration.layout.contentHeight(rows: rows.count), at: t)
-        // At the top the new rows are revealed; scrolled into the list, what the user is
-        // reading stays where it is.
-        if scroll.offset > 0 { scroll.shift(by: added, at: t) }
+        let layout = configuration.layout
+        switch configuration.refreshMerge {
+        case .replace:
+            // The list is new: it is revealed from the top.
+            rows = fresh
+            scroll.setContentHeight(layout.contentHeight(rows: rows.count), at: t)
+            if scroll.offset > 0 { scroll.shift(by: -scroll.offset, at: t) }
+        case .insertAtTop:
+            guard !fresh.isEmpty else { return }
+            rows.insert(contentsOf: fresh, at: 0)
+            if rows.count > configuration.maxRows { rows.removeLast(rows.count - configuration.maxRows) }
+            scroll.setContentHeight(layout.contentHeight(rows: rows.count), at: t)
+            // At the top the new rows are revealed; scrolled into the list, what the user is
+            // reading stays where it is.
+            if scroll.offset > 0 { scroll.shift(by: layout.contentHeight(rows: fresh.count), at: t) }
+        }
     }
 }

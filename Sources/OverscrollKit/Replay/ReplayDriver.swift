@@ -8,12 +8,15 @@ public struct ReplayDriver: Sendable {
     private var player: ScriptPlayer
     /// Stop this long after the script's end even if something never settles.
     public let settleLimit: Double
+    /// Playthroughs left after the current one (a soak plays the script many times).
+    public private(set) var repeatsLeft: Int
 
-    public init(script: GestureScript, fps: Int, settleLimit: Double = 60) {
+    public init(script: GestureScript, fps: Int, settleLimit: Double = 60, repeats: Int = 1) {
         precondition(fps > 0, "fps must be positive")
         self.fps = fps
         self.player = ScriptPlayer(script: script)
         self.settleLimit = settleLimit
+        self.repeatsLeft = max(1, repeats) - 1
     }
 
     /// This frame's virtual time in seconds.
@@ -30,8 +33,13 @@ public struct ReplayDriver: Sendable {
     public mutating func endFrame(model: OverscrollModel) -> Bool {
         let now = time
         frame += 1
-        let scriptDone = player.isFinished && now >= player.endTime
-        return (scriptDone && model.isSettled) || now >= player.endTime + settleLimit
+        let scriptDone = player.isFinished && now >= player.currentEnd
+        let over = (scriptDone && model.isSettled) || now >= player.currentEnd + settleLimit
+        guard over, repeatsLeft > 0 else { return over }
+        // Each playthrough starts from rest, on the next frame.
+        repeatsLeft -= 1
+        player.restart(at: time)
+        return false
     }
 }
 

@@ -6,6 +6,8 @@ public struct ScriptPlayer: Sendable {
 
     public private(set) var timeline: [TimedInput]
     private var cursor = 0
+    /// Added to every timestamp: where the current playthrough started.
+    public private(set) var offset = 0.0
     /// When the last scripted input happens.
     public let endTime: Double
 
@@ -53,11 +55,22 @@ public struct ScriptPlayer: Sendable {
 
     public var isFinished: Bool { cursor >= timeline.count }
 
+    /// When the current playthrough's last scripted input happens.
+    public var currentEnd: Double { offset + endTime }
+
     /// The next input due at or before `time`, in order.
     public mutating func next(dueBy time: Double) -> TimedInput? {
-        guard cursor < timeline.count, timeline[cursor].time <= time else { return nil }
+        guard cursor < timeline.count, timeline[cursor].time + offset <= time else { return nil }
         defer { cursor += 1 }
-        return timeline[cursor]
+        var input = timeline[cursor]
+        input.time += offset
+        return input
+    }
+
+    /// Play the script again from the start, shifted to begin at `time`.
+    public mutating func restart(at time: Double) {
+        cursor = 0
+        offset = time
     }
 }
 

@@ -68,12 +68,19 @@ public enum TraceFormat {
         row.append(model.refresh.state.name); row.comma()
         row.append(model.progress, decimals: 4); row.comma()
         row.append(model.rows.count); row.comma()
+        // A fixed sequence, not a loop over `FrameEvents.names`: iterating an array of
+        // tuples allocates in debug builds, and this runs every frame.
         var first = true
-        for (event, name) in FrameEvents.names where model.events.contains(event) {
+        func add(_ event: FrameEvents, _ name: StaticString) {
+            guard model.events.contains(event) else { return }
             if !first { row.append(";" as StaticString) }
             row.append(name)
             first = false
         }
+        add(.feedback, "feedback")
+        add(.refreshStart, "refresh-start")
+        add(.refreshEnd, "refresh-end")
+        add(.refreshError, "refresh-error")
         row.newline()
     }
 }

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes `name.tmp` in chunks, then renames it over `name`: a reader (or a crash) sees
+/// the old file or the whole new one, never half of it. The chunks keep large files such
+/// as trace.json from being built in memory whole.
+struct AtomicFile {
+    let path: String
+    private let temporaryPath: String
+    private var fd: Int32
+    var buffer = CSVRowBuffer(capacity: 1 << 20)
+    private static let chunk = 1 << 20
+
+    init(path: String) throws(ReportWriterError) {
+        self.path = path
+        temporaryPath = path + ".tmp"
+        fd = try FileDescriptorIO.openForWriting(temporaryPath, exclusive: false)
+    }
+
+    /// Call now and then while appending to `buffer`: writes it out once it is large.
+    mutating func drainIfLarge() throws(ReportWriterError) {
+        if buffer.bytes.count >= Self.chunk { try drain() }
+    }
+
+    private mutating func drain() throws(ReportWriterError) {
+        if let code = FileDescriptorIO.writeAll(fd, buffer.bytes) {
+            abandon()
+            throw ReportWriterError("cannot write \(temporaryPath): \(FileErrors.posix(code))")
+        }
+        buffer.clear()
+    }
+
+    mutating func commit() throws(ReportWriterError) {
+        try drain()
+        FileDescriptorIO.sync(fd)
+        close(fd)
+        fd = -1
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = FileErrors.posix(errno)
+            unlink(temporaryPath)
+            throw ReportWriterError("cannot write \(path): \(reason)")
+        }
+    }
+
+    mutating func abandon() {
+        if fd >= 0 { close(fd); fd = -1 }
+        unlink(temporaryPath)
+    }
+
+    /// The whole file at once, for small ones.
+    static func write(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {
+        var file = try AtomicFile(path: path)
+        if let code = FileDescriptorIO.writeAll(file.fd, bytes) {
+            file.abandon()
+            throw ReportWriterError("cannot write \(file.temporaryPath): \(FileErrors.posix(code))")
+        }
+        try file.commit()
+    }
+}

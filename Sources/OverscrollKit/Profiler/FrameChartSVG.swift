@@ -1,0 +1,151 @@
+import Foundation
+
+/// frames.svg: frame interval and CPU time over the run, against the budget line, with the
+/// UI states as background bands. Standalone SVG: opens in any browser, no scripts.
+enum FrameChartSVG {
+    static let fileName = "frames.svg"
+
+    private static let width = 1000.0
+    private static let height = 440.0
+    private static let left = 64.0, right = 24.0, top = 44.0, bottom = 96.0
+
+    private static func color(_ state: UIState) -> String {
+        switch state {
+        case .idle: "#f2f2f2"
+        case .dragging: "#cfe3ff"
+        case .overscrolled: "#ffd9b3"
+        case .momentum: "#d4f2d4"
+        case .refreshing: "#e6d4f7"
+        }
+    }
+
+    static func render(_ timeline: TimelineDownsampler, refreshPeriod: Double, title: String) -> String {
+        let plotW = width - left - right, plotH = height - top - bottom
+        let duration = max(timeline.elapsed, 1e-3)
+        let periodMs = refreshPeriod * 1000
+        var observedMax = 0.0
+        timeline.forEach { observedMax = max(observedMax, $0.intervalMax * 1000, $0.cpuMax * 1000) }
+        // Show spikes up to 8 budgets high; above that they are clipped (and said so), so
+        // one multi-second stall does not flatten everything else to the axis.
+        let yMax = niceCeiling(max(2 * periodMs, min(observedMax, 8 * periodMs)) * 1.05)
+        let clipped = observedMax > yMax
+        func x(_ seconds: Double) -> Double { left + plotW * min(max(seconds / duration, 0), 1) }
+        func y(_ ms: Double) -> Double { top + plotH * (1 - min(max(ms / yMax, 0), 1)) }
+
+        var svg = ""
+        svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        svg += "<title>\(escape(title))</title>\n"
+        svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        svg += "<text x=\"\(f(left))\" y=\"24\" font-size=\"15\">\(escape(title))</text>\n"
+
+        // State bands: runs of buckets with the same dominant state become one rectangle.
+        svg += "<g id=\"states\">\n"
+        var statesSeen = Set<UIState>()
+        var bandStart = 0.0, bandState: UIState? = nil, bandEnd = 0.0
+        func closeBand() {
+            guard let s = bandState else { return }
+            statesSeen.insert(s)
+            svg += "<rect x=\"\(f(x(bandStart)))\" y=\"\(f(top))\" width=\"\(f(max(x(bandEnd) - x(bandStart), 0.5)))\" height=\"\(f(plotH))\" fill=\"\(color(s))\"><title>\(s.rawValue)</title></rect>\n"
+        }
+        timeline.forEach { b in
+            let s = b.dominantState
+            if s != bandState { closeBand(); bandState = s; bandStart = b.start }
+            bandEnd = b.end
+        }
+        closeBand()
+        svg += "</g>\n"
+
+        // Axes and grid.
+        svg += "<g id=\"axes\" stroke=\"#999\" stroke-width=\"1\">\n"
+        for tick in ticks(upTo: yMax) {
+            svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(tick)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(tick)))\" stroke=\"#ddd\"/>\n"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
+        }
+        for tick in ticks(upTo: duration) {
+            svg += "<line x1=\"\(f(x(tick)))\" y1=\"\(f(top + plotH))\" x2=\"\(f(x(tick)))\" y2=\"\(f(top + plotH + 5))\"/>\n"
+            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(top + plotH + 18))\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
+        }
+        svg += "<line x1=\"\(f(left))\" y1=\"\(f(top))\" x2=\"\(f(left))\" y2=\"\(f(top + plotH))\"/>\n"
+        svg += "<line x1=\"\(f(left))\" y1=\"\(f(top + plotH))\" x2=\"\(f(left + plotW))\" y2=\"\(f(top + plotH))\"/>\n"
+        svg += "</g>\n"
+        svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(top + plotH + 36))\" text-anchor=\"middle\">run time (s)</text>\n"
+        svg += "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">frame time (ms)</text>\n"
+
+        // Interval: the min–max envelope of each bucket (spikes stay visible however much
+        // the run was downsampled), then the means of interval and CPU as lines.
+        var upper: [String] = [], lower: [String] = [], intervalLine: [String] = [], cpuLine: [String] = []
+        timeline.forEach { b in
+            let mid = x((b.start + b.end) / 2)
+            upper.append("\(f(mid)),\(f(y(b.intervalMax * 1000)))")
+            lower.append("\(f(mid)),\(f(y(b.intervalMin * 1000)))")
+            intervalLine.append("\(f(mid)),\(f(y(b.intervalMean * 1000)))")
+            cpuLine.append("\(f(mid)),\(f(y(b.cpuMean * 1000)))")
+        }
+        if !upper.isEmpty {
+            let envelope = (upper + lower.reversed()).joined(separator: " ")
+            svg += "<polygon id=\"interval-range\" points=\"\(envelope)\" fill=\"#1f5fbf\" fill-opacity=\"0.25\" stroke=\"#1f5fbf\" stroke-opacity=\"0.4\" stroke-width=\"0.5\"/>\n"
+            svg += "<polyline id=\"interval\" points=\"\(intervalLine.joined(separator: " "))\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.5\"/>\n"
+            svg += "<polyline id=\"cpu\" points=\"\(cpuLine.joined(separator: " "))\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"1.2\"/>\n"
+        }
+        svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(y(periodMs)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(periodMs)))\" stroke=\"#d62728\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>\n"
+
+        // Legend: the series, then the states that appear.
+        var lx = left
+        let ly = height - 30
+        func legend(_ swatch: String, _ text: String) {
+            svg += "<g transform=\"translate(\(f(lx)) \(f(ly)))\">\(swatch)<text x=\"22\" y=\"4\">\(escape(text))</text></g>\n"
+            lx += 22 + Double(text.count) * 7 + 18
+        }
+        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>", "interval (mean; band = min–max)")
+        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>", "cpu (mean)")
+        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
+        for s in UIState.allCases where statesSeen.contains(s) {
+            legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(color(s))\" stroke=\"#bbb\"/>", s.rawValue)
+        }
+        if clipped {
+            svg += "<text x=\"\(f(left + plotW))\" y=\"\(f(top - 6))\" text-anchor=\"end\" fill=\"#d62728\">values above \(label(yMax)) ms clipped (max \(label(observedMax)) ms)</text>\n"
+        }
+        svg += "<text x=\"\(f(left))\" y=\"\(f(height - 8))\" fill=\"#666\" font-size=\"10\">\(timeline.count) buckets of \(timeline.framesPerBucket) frame(s)</text>\n"
+        svg += "</svg>\n"
+        return svg
+    }
+
+    /// 1, 2 or 5 × 10^k at or above `value`.
+    static func niceCeiling(_ value: Double) -> Double {
+        guard value > 0, value.isFinite else { return 1 }
+        let magnitude = pow(10, (log10(value)).rounded(.down))
+        for step in [1.0, 2, 5, 10] where step * magnitude >= value * 0.999_999 { return step * magnitude }
+        return 10 * magnitude
+    }
+
+    /// About five round-numbered ticks from 0 to `limit`.
+    static func ticks(upTo limit: Double) -> [Double] {
+        guard limit > 0, limit.isFinite else { return [0] }
+        let step = niceCeiling(limit / 5)
+        var out: [Double] = []
+        var t = 0.0
+        while t <= limit * 1.000_001 && out.count < 50 { out.append(t); t += step }
+        return out
+    }
+
+    private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    private static func label(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: v < 10 ? "%.2f" : "%.1f", v)
+    }
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

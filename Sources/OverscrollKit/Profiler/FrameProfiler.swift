@@ -1,0 +1,61 @@
+/// The always-on profiler: per-frame verdicts, whole-run and per-state statistics, and a
+/// short history for an on-screen graph. Memory is fixed at init (histograms with a fixed
+/// range, a fixed ring), so `record` allocates nothing and a run can last days.
+///
+/// It is a value type: keep one `var` in the loop and mutate it in place. Copying it (for
+/// example to hand a snapshot to another thread) is fine, but recording into the original
+/// afterwards then pays one copy-on-write of every histogram.
+public struct FrameProfiler: Sendable {
+    /// One point of the HUD graph.
+    public struct HUDSample: Sendable, Equatable {
+        public var interval: Double
+        public var cpu: Double
+        public var janky: Bool
+        public var state: UIState
+    }
+
+    public let refreshPeriod: Double
+    public private(set) var overall = FrameStatistics()
+    private var perState: [FrameStatistics]
+    private var hud: FixedRing<HUDSample>
+
+    /// - Parameters:
+    ///   - refreshPeriod: seconds per refresh (the frame budget), e.g. 1/60.
+    ///   - hudSeconds: how much history the HUD ring holds, at one frame per refresh.
+    public init(refreshPeriod: Double, hudSeconds: Double = 2) {
+        precondition(refreshPeriod > 0 && refreshPeriod.isFinite, "the refresh period must be a positive number of seconds")
+        self.refreshPeriod = refreshPeriod
+        // One fresh value each, not `Array(repeating:)`: copies of one value would share
+        // histogram storage, and the first frame in each state would pay a copy-on-write.
+        perState = UIState.allCases.map { _ in FrameStatistics() }
+        // Sized for the refresh rate; an unsynced loop running faster shows a shorter span.
+        let frames = Int((max(0, hudSeconds) / refreshPeriod).rounded(.up))
+        hud = FixedRing(capacity: min(max(frames, 2), 16_384),
+                        filler: HUDSample(interval: 0, cpu: 0, janky: false, state: .idle))
+    }
+
+    /// Judges and records one frame; returns the verdict so the loop can log or show it.
+    @discardableResult
+    public mutating func record(_ t: FrameTiming) -> FrameVerdict {
+        let verdict = FrameVerdict(timing: t, refreshPeriod: refreshPeriod)
+        overall.record(t, verdict)
+        perState[t.state.index].record(t, verdict)
+        hud.append(HUDSample(interval: t.interval, cpu: t.cpuTime, janky: verdict.janky, state: t.state))
+        return verdict
+    }
+
+    public func statistics(for state: UIState) -> FrameStatistics { perState[state.index] }
+
+    /// The HUD history, oldest first. Allocates the array: for a per-frame HUD use
+    /// `copyHUDSamples(into:)` with a buffer kept across frames.
+    public var hudSamples: [HUDSample] {
+        var out: [HUDSample] = []
+        out.reserveCapacity(hud.count)
+        hud.forEach { out.append($0) }
+        return out
+    }
+
+    public func copyHUDSamples(into buffer: inout [HUDSample]) { hud.copy(into: &buffer) }
+    public var hudCapacity: Int { hud.capacity }
+    public var hudCount: Int { hud.count }
+}

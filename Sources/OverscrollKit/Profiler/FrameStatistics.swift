@@ -1,0 +1,44 @@
+/// Counts and distributions for one group of frames: the whole run, or one UI state.
+public struct FrameStatistics: Sendable {
+    public private(set) var frames = 0
+    public private(set) var jankyFrames = 0
+    public private(set) var missedVsyncs = 0
+    public private(set) var overBudgetFrames = 0
+    /// Sum of present-to-present intervals: the wall time these frames covered.
+    public private(set) var intervalSum = 0.0
+    var interval = MetricHistogram()
+    var cpu = MetricHistogram()
+    var latency = MetricHistogram()
+
+    init() {}
+
+    mutating func record(_ t: FrameTiming, _ v: FrameVerdict) {
+        frames += 1
+        if v.janky { jankyFrames += 1 }
+        missedVsyncs += v.missedVsyncs
+        if v.overBudget { overBudgetFrames += 1 }
+        if t.interval.isFinite && t.interval > 0 { intervalSum += t.interval }
+        interval.record(seconds: t.interval)
+        cpu.record(seconds: t.cpuTime)
+        if let l = t.latency { latency.record(seconds: l) }
+    }
+
+    public var intervalPercentiles: MetricPercentiles? { interval.percentiles() }
+    public var cpuPercentiles: MetricPercentiles? { cpu.percentiles() }
+    public var latencyPercentiles: MetricPercentiles? { latency.percentiles() }
+
+    /// Frames over the wall time they covered, as MangoHud's "Average FPS" (= 1000 / mean
+    /// interval): time-weighted, not the mean of per-frame fps, which overstates.
+    public var averageFPS: Double? {
+        intervalSum > 0 ? Double(frames) / intervalSum : nil
+    }
+
+    /// "1% low": 1000 / the 99th-percentile interval in ms, nearest rank (MangoHud, CapFrameX P1).
+    public var onePercentLowFPS: Double? {
+        guard let p99 = interval.percentiles()?.p99, p99 > 0 else { return nil }
+        return 1000 / p99
+    }
+
+    /// Values outside the histograms' 0…60 s range, recorded at the edge.
+    public var clampedValues: Int { interval.clamped + cpu.clamped + latency.clamped }
+}

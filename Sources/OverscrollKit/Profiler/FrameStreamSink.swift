@@ -1,0 +1,126 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams frames.csv to disk off the frame loop.
+///
+/// The loop appends finished rows to `pending` under a mutex held for a memcpy; a timer
+/// on a background queue swaps `pending` with an empty spare (both keep their capacity,
+/// so after warm-up neither side allocates) and writes the spare with the lock released.
+/// The loop therefore never waits on the disk, and a killed process keeps everything up
+/// to the last tick: written rows are in the kernel's page cache, and they are synced to
+/// the device about once a second against power loss.
+final class FrameStreamSink: Sendable {
+    private struct Pending: ~Copyable {
+        var bytes: [UInt8]
+        var droppedRows = 0
+    }
+
+    private struct Output: ~Copyable {
+        var fd: Int32
+        var spare: [UInt8]
+        var ticks = 0
+        var error: String?
+        var closed = false
+    }
+
+    let path: String
+    /// A disk that stops accepting writes must not make the loop's buffer grow without
+    /// end: past this many bytes waiting, rows are dropped and counted.
+    let maxPendingBytes: Int
+    private let pending: Mutex<Pending>
+    private let output: Mutex<Output>
+    private let queue = DispatchQueue(label: "overscroll.report.frames-csv", qos: .utility)
+    // libdispatch sources are thread-safe objects; Swift's overlay just doesn't say so.
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    private let syncEveryTicks: Int
+
+    /// Creates the file (refusing one that exists), writes `header`, and starts flushing
+    /// every `interval` seconds.
+    init(path: String, header: String, interval: Double = 0.25,
+         initialCapacity: Int = 256 << 10, maxPendingBytes: Int = 32 << 20) throws(ReportWriterError) {
+        self.path = path
+        self.maxPendingBytes = maxPendingBytes
+        let fd = try FileDescriptorIO.openForWriting(path, exclusive: true)
+        if let code = FileDescriptorIO.writeAll(fd, Array(header.utf8)) {
+            _ = FileDescriptorIO.closeDescriptor(fd)
+            throw ReportWriterError("cannot write \(path): \(FileErrors.posix(code))")
+        }
+        var a: [UInt8] = []; a.reserveCapacity(initialCapacity)
+        var b: [UInt8] = []; b.reserveCapacity(initialCapacity)
+        pending = Mutex(Pending(bytes: a))
+        output = Mutex(Output(fd: fd, spare: b))
+        syncEveryTicks = max(1, Int((1 / max(interval, 0.001)).rounded(.down)))
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        let period = DispatchTimeInterval.microseconds(Int(max(interval, 0.001) * 1e6))
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in self?.flush(forceSync: false) }
+        timer.activate()
+    }
+
+    deinit {
+        stop()
+        _ = close()
+    }
+
+    /// Hot path: queues one row, given as a prefix and a suffix so the caller can trim
+    /// without copying. Never blocks on I/O.
+    func append(_ head: ArraySlice<UInt8>, _ tail: [UInt8]) {
+        pending.withLock { p in
+            if p.bytes.count + head.count + tail.count > maxPendingBytes {
+                p.droppedRows += 1
+                return
+            }
+            p.bytes.append(contentsOf: head)
+            p.bytes.append(contentsOf: tail)
+        }
+    }
+
+    /// Writes what is queued now; `forceSync` also syncs it to the device.
+    func flush(forceSync: Bool) {
+        output.withLock { out in
+            guard !out.closed else { return }
+            pending.withLock { p in swap(&p.bytes, &out.spare) }
+            if !out.spare.isEmpty {
+                if let code = FileDescriptorIO.writeAll(out.fd, out.spare) {
+                    // Keep going (the disk may come back) but remember why rows were lost.
+                    let lost = out.spare.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                    pending.withLock { $0.droppedRows += lost }
+                    if out.error == nil { out.error = "cannot write \(path): \(FileErrors.posix(code))" }
+                }
+                out.spare.removeAll(keepingCapacity: true)
+            }
+            out.ticks += 1
+            if forceSync || out.ticks % syncEveryTicks == 0 { FileDescriptorIO.sync(out.fd) }
+        }
+    }
+
+    var droppedRows: Int { pending.withLock { $0.droppedRows } }
+
+    /// Stops the timer; rows appended afterwards wait for `flush` or `close`.
+    func stop() {
+        // Cancelling is thread-safe and idempotent; a tick already running finishes first
+        // under the output lock, and later ones never start.
+        timer.cancel()
+    }
+
+    /// Final flush, sync and close; returns the first write error, if any. Idempotent.
+    @discardableResult
+    func close() -> ReportWriterError? {
+        stop()
+        flush(forceSync: true)
+        return output.withLock { out in
+            if !out.closed {
+                out.closed = true
+                if FileDescriptorIO.closeDescriptor(out.fd) != 0 && out.error == nil {
+                    out.error = "cannot write \(path): \(FileErrors.posix(errno))"
+                }
+            }
+            return out.error.map(ReportWriterError.init)
+        }
+    }
+}

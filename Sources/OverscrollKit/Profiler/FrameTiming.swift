@@ -1,0 +1,55 @@
+/// One frame's timestamps as the loop measured them; all times in seconds.
+///
+/// The absolute times are CLOCK_MONOTONIC (`MonotonicClock.now()`), real time in both live
+/// and replay runs, because the work a frame costs is real even on a virtual clock.
+public struct FrameTiming: Sendable, Equatable {
+    public var frame: Int
+    public var frameStart: Double
+    public var inputDone: Double
+    public var updateDone: Double
+    public var renderDone: Double
+    public var presentStart: Double
+    public var presentDone: Double
+    /// Present-to-present interval: real in live runs, the virtual 1/fps in replay.
+    public var interval: Double
+    /// Input-to-present latency of the oldest input handled this frame; nil when none.
+    public var latency: Double?
+    public var state: UIState
+
+    public init(frame: Int, frameStart: Double, inputDone: Double, updateDone: Double,
+                renderDone: Double, presentStart: Double, presentDone: Double,
+                interval: Double, latency: Double? = nil, state: UIState) {
+        self.frame = frame
+        self.frameStart = frameStart
+        self.inputDone = inputDone
+        self.updateDone = updateDone
+        self.renderDone = renderDone
+        self.presentStart = presentStart
+        self.presentDone = presentDone
+        self.interval = interval
+        self.latency = latency
+        self.state = state
+    }
+
+    public var inputTime: Double { inputDone - frameStart }
+    public var updateTime: Double { updateDone - inputDone }
+    public var renderTime: Double { renderDone - updateDone }
+    public var presentTime: Double { presentDone - presentStart }
+    /// The CPU's part of the frame: the work up to the draw, plus the present call. The gap
+    /// between draw and present (if the loop has one) is not work, so it is left out.
+    public var cpuTime: Double { (renderDone - frameStart) + (presentDone - presentStart) }
+
+    public func duration(of phase: FramePhase) -> Double {
+        switch phase {
+        case .input: inputTime
+        case .update: updateTime
+        case .render: renderTime
+        case .present: presentTime
+        }
+    }
+}
+
+/// The parts of a frame, in the order they run.
+public enum FramePhase: String, CaseIterable, Sendable, Codable {
+    case input, update, render, present
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Who made a report, on what, and how: the header a reader needs before trusting numbers
+/// (MangoHud's system-info rows; MangoHud issue #287).
+public struct ReportMetadata: Sendable, Codable, Equatable {
+    public struct Size: Sendable, Codable, Equatable {
+        public var width: Int
+        public var height: Int
+        public init(width: Int, height: Int) { self.width = width; self.height = height }
+    }
+
+    public var programVersion: String
+    /// SDL's video driver: x11, wayland, kmsdrm, dummy, …
+    public var videoDriver: String
+    /// SDL's renderer: opengl, opengles2, software, …
+    public var renderDriver: String
+    public var windowPoints: Size
+    public var windowPixels: Size
+    /// The frame budget the verdicts used.
+    public var refreshPeriodMs: Double
+    public var vsync: Bool
+    /// ISO-8601, e.g. 2026-05-01T12:00:00Z.
+    public var startTime: String
+    /// "live" or "replay".
+    public var mode: String
+    /// Replay only: the virtual frame rate.
+    public var fps: Int?
+    /// Replay only: the gesture script's path.
+    public var script: String?
+
+    public init(programVersion: String, videoDriver: String, renderDriver: String,
+                windowPoints: Size, windowPixels: Size, refreshPeriodMs: Double, vsync: Bool,
+                startTime: String, mode: String, fps: Int? = nil, script: String? = nil) {
+        self.programVersion = programVersion
+        self.videoDriver = videoDriver
+        self.renderDriver = renderDriver
+        self.windowPoints = windowPoints
+        self.windowPixels = windowPixels
+        self.refreshPeriodMs = refreshPeriodMs
+        self.vsync = vsync
+        self.startTime = startTime
+        self.mode = mode
+        self.fps = fps
+        self.script = script
+    }
+
+    /// `date` as ISO-8601 in UTC with milliseconds, the form `startTime` expects.
+    public static func timestamp(_ date: Date = Date()) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case programVersion = "program_version"
+        case videoDriver = "video_driver"
+        case renderDriver = "render_driver"
+        case windowPoints = "window_points"
+        case windowPixels = "window_pixels"
+        case refreshPeriodMs = "refresh_period_ms"
+        case vsync
+        case startTime = "start_time"
+        case mode, fps, script
+    }
+
+    // Optional keys are written as null rather than left out, so every summary.json has
+    // the same shape for scripts that read it.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(programVersion, forKey: .programVersion)
+        try c.encode(videoDriver, forKey: .videoDriver)
+        try c.encode(renderDriver, forKey: .renderDriver)
+        try c.encode(windowPoints, forKey: .windowPoints)
+        try c.encode(windowPixels, forKey: .windowPixels)
+        try c.encode(refreshPeriodMs, forKey: .refreshPeriodMs)
+        try c.encode(vsync, forKey: .vsync)
+        try c.encode(startTime, forKey: .startTime)
+        try c.encode(mode, forKey: .mode)
+        try c.encode(fps, forKey: .fps)
+        try c.encode(script, forKey: .script)
+    }
+}

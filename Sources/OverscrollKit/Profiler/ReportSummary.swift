@@ -1,0 +1,194 @@
+import Foundation
+
+/// summary.json: the run's metadata, definitions, and statistics overall and per UI state.
+/// Small and stable, for CI thresholds and `overscroll report`.
+public struct ReportSummary: Sendable, Equatable {
+    /// Bumped whenever a reader of the old format would misread the new one.
+    public static let formatVersion = 1
+    public static let fileName = "summary.json"
+
+    public var formatVersion: Int
+    public var metadata: ReportMetadata
+    /// How every number was computed, in words (frame-timing.md §9.4: write them down).
+    public var definitions: [String: String]
+    /// The whole run; its keys sit at the top level of summary.json.
+    public var overall: GroupSummary
+    /// Keyed by `UIState.rawValue`; every state is present, with 0 frames if unseen.
+    public var states: [String: GroupSummary]
+    /// How many of the last frames trace.json holds (it is a bounded ring).
+    public var traceFramesKept: Int
+    /// Rows frames.csv lost because the disk could not keep up or failed.
+    public var csvRowsDropped: Int
+    /// Values outside the histograms' 0…60 s range, counted at the edge.
+    public var clampedValues: Int
+
+    public init(formatVersion: Int = ReportSummary.formatVersion, metadata: ReportMetadata,
+                definitions: [String: String] = ReportSummary.definitions, overall: GroupSummary,
+                states: [String: GroupSummary], traceFramesKept: Int, csvRowsDropped: Int,
+                clampedValues: Int) {
+        self.formatVersion = formatVersion
+        self.metadata = metadata
+        self.definitions = definitions
+        self.overall = overall
+        self.states = states
+        self.traceFramesKept = traceFramesKept
+        self.csvRowsDropped = csvRowsDropped
+        self.clampedValues = clampedValues
+    }
+
+    /// The summary of a profiled run.
+    public init(metadata: ReportMetadata, profiler: FrameProfiler, traceFramesKept: Int, csvRowsDropped: Int = 0) {
+        var states: [String: GroupSummary] = [:]
+        var clamped = 0
+        for state in UIState.allCases {
+            let stats = profiler.statistics(for: state)
+            states[state.rawValue] = GroupSummary(stats)
+            clamped += stats.clampedValues
+        }
+        // The budget the verdicts really used, whatever the caller's metadata said.
+        var metadata = metadata
+        metadata.refreshPeriodMs = profiler.refreshPeriod * 1000
+        self.init(metadata: metadata, overall: GroupSummary(profiler.overall), states: states,
+                  traceFramesKept: traceFramesKept, csvRowsDropped: csvRowsDropped, clampedValues: clamped)
+    }
+
+    public func state(_ state: UIState) -> GroupSummary? { states[state.rawValue] }
+
+    public static let definitions: [String: String] = [
+        "percentiles": "nearest rank over frame times, as HdrHistogram valueAtPercentile (1 us resolution, 3 significant digits); never over fps values",
+        "interval_ms": "present-to-present interval (virtual 1/fps in replay runs)",
+        "cpu_ms": "(render done - frame start) + (present done - present start), CLOCK_MONOTONIC",
+        "latency_ms": "oldest input handled in the frame to present returned; no display feedback, so scan-out is not included",
+        "missed_vsyncs": "per frame max(0, round(interval / refresh period) - 1), summed",
+        "janky_frames": "frames with missed_vsyncs >= 1",
+        "over_budget_frames": "frames whose cpu time exceeds the refresh period",
+        "avg_fps": "frames / sum of intervals (time-weighted, as MangoHud)",
+        "one_percent_low_fps": "1000 / p99 interval_ms (nearest rank)",
+    ]
+}
+
+/// Counts, distributions and frame rates for one group of frames.
+public struct GroupSummary: Sendable, Equatable {
+    public var frames: Int
+    public var jankyFrames: Int
+    public var missedVsyncs: Int
+    public var overBudgetFrames: Int
+    /// Wall time covered: the sum of the intervals.
+    public var durationSeconds: Double
+    public var intervalMs: MetricPercentiles?
+    public var cpuMs: MetricPercentiles?
+    public var latencyMs: MetricPercentiles?
+    public var avgFPS: Double?
+    public var onePercentLowFPS: Double?
+
+    public init(frames: Int, jankyFrames: Int, missedVsyncs: Int, overBudgetFrames: Int,
+                durationSeconds: Double, intervalMs: MetricPercentiles?, cpuMs: MetricPercentiles?,
+                latencyMs: MetricPercentiles?, avgFPS: Double?, onePercentLowFPS: Double?) {
+        self.frames = frames
+        self.jankyFrames = jankyFrames
+        self.missedVsyncs = missedVsyncs
+        self.overBudgetFrames = overBudgetFrames
+        self.durationSeconds = durationSeconds
+        self.intervalMs = intervalMs
+        self.cpuMs = cpuMs
+        self.latencyMs = latencyMs
+        self.avgFPS = avgFPS
+        self.onePercentLowFPS = onePercentLowFPS
+    }
+
+    public init(_ s: FrameStatistics) {
+        self.init(frames: s.frames, jankyFrames: s.jankyFrames, missedVsyncs: s.missedVsyncs,
+                  overBudgetFrames: s.overBudgetFrames, durationSeconds: s.intervalSum,
+                  intervalMs: s.intervalPercentiles, cpuMs: s.cpuPercentiles,
+                  latencyMs: s.latencyPercentiles, avgFPS: s.averageFPS,
+                  onePercentLowFPS: s.onePercentLowFPS)
+    }
+
+    /// Janky frames as a percentage of all frames; nil with no frames.
+    public var jankyPercent: Double? { frames > 0 ? 100 * Double(jankyFrames) / Double(frames) : nil }
+    public var overBudgetPercent: Double? { frames > 0 ? 100 * Double(overBudgetFrames) / Double(frames) : nil }
+}
+
+// MARK: - JSON
+
+/// Any string key: the overall group's keys share the top level with the report's own.
+struct SummaryKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension GroupSummary: Codable {
+    public init(from decoder: Decoder) throws {
+        try self.init(from: decoder.container(keyedBy: SummaryKey.self))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: SummaryKey.self)
+        try encode(into: &c)
+    }
+
+    init(from c: KeyedDecodingContainer<SummaryKey>) throws {
+        frames = try c.decode(Int.self, forKey: SummaryKey("frames"))
+        jankyFrames = try c.decode(Int.self, forKey: SummaryKey("janky_frames"))
+        missedVsyncs = try c.decode(Int.self, forKey: SummaryKey("missed_vsyncs"))
+        overBudgetFrames = try c.decode(Int.self, forKey: SummaryKey("over_budget_frames"))
+        durationSeconds = try c.decode(Double.self, forKey: SummaryKey("duration_s"))
+        intervalMs = try c.decodeIfPresent(MetricPercentiles.self, forKey: SummaryKey("interval_ms"))
+        cpuMs = try c.decodeIfPresent(MetricPercentiles.self, forKey: SummaryKey("cpu_ms"))
+        latencyMs = try c.decodeIfPresent(MetricPercentiles.self, forKey: SummaryKey("latency_ms"))
+        avgFPS = try c.decodeIfPresent(Double.self, forKey: SummaryKey("avg_fps"))
+        onePercentLowFPS = try c.decodeIfPresent(Double.self, forKey: SummaryKey("one_percent_low_fps"))
+    }
+
+    // Absent values are written as null, not left out: every summary has the same keys.
+    func encode(into c: inout KeyedEncodingContainer<SummaryKey>) throws {
+        try c.encode(frames, forKey: SummaryKey("frames"))
+        try c.encode(jankyFrames, forKey: SummaryKey("janky_frames"))
+        try c.encode(jankyPercent, forKey: SummaryKey("janky_percent"))
+        try c.encode(missedVsyncs, forKey: SummaryKey("missed_vsyncs"))
+        try c.encode(overBudgetFrames, forKey: SummaryKey("over_budget_frames"))
+        try c.encode(overBudgetPercent, forKey: SummaryKey("over_budget_percent"))
+        try c.encode(durationSeconds, forKey: SummaryKey("duration_s"))
+        try c.encode(intervalMs, forKey: SummaryKey("interval_ms"))
+        try c.encode(cpuMs, forKey: SummaryKey("cpu_ms"))
+        try c.encode(latencyMs, forKey: SummaryKey("latency_ms"))
+        try c.encode(avgFPS, forKey: SummaryKey("avg_fps"))
+        try c.encode(onePercentLowFPS, forKey: SummaryKey("one_percent_low_fps"))
+    }
+}
+
+extension ReportSummary: Codable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: SummaryKey.self)
+        formatVersion = try c.decode(Int.self, forKey: SummaryKey("format_version"))
+        metadata = try c.decode(ReportMetadata.self, forKey: SummaryKey("metadata"))
+        definitions = try c.decodeIfPresent([String: String].self, forKey: SummaryKey("definitions")) ?? [:]
+        overall = try GroupSummary(from: c)
+        states = try c.decode([String: GroupSummary].self, forKey: SummaryKey("states"))
+        traceFramesKept = try c.decode(Int.self, forKey: SummaryKey("trace_frames_kept"))
+        csvRowsDropped = try c.decodeIfPresent(Int.self, forKey: SummaryKey("csv_rows_dropped")) ?? 0
+        clampedValues = try c.decodeIfPresent(Int.self, forKey: SummaryKey("clamped_values")) ?? 0
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: SummaryKey.self)
+        try c.encode(formatVersion, forKey: SummaryKey("format_version"))
+        try c.encode(metadata, forKey: SummaryKey("metadata"))
+        try c.encode(definitions, forKey: SummaryKey("definitions"))
+        try overall.encode(into: &c)
+        try c.encode(states, forKey: SummaryKey("states"))
+        try c.encode(traceFramesKept, forKey: SummaryKey("trace_frames_kept"))
+        try c.encode(csvRowsDropped, forKey: SummaryKey("csv_rows_dropped"))
+        try c.encode(clampedValues, forKey: SummaryKey("clamped_values"))
+    }
+
+    /// Pretty, key-sorted JSON: diffable between runs.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+}

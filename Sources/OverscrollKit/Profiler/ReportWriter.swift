@@ -1,0 +1,157 @@
+import Foundation
+
+/// Writes one run's report into a directory of its own:
+///
+/// - `frames.csv`, streamed while the run goes on (see `FrameStreamSink`), so a killed run
+///   keeps everything up to its last second;
+/// - at `finish`: `trace.json` (the last `traceCapacity` frames, Chrome trace events),
+///   `frames.svg` (the whole run, downsampled) and `summary.json`, each written atomically.
+///   summary.json comes last: its presence means the report is complete.
+///
+/// Threading: `append`, `flushNow` and `finish` are for the frame loop's thread. The only
+/// other thread is the sink's flusher, which touches nothing here. `append` allocates
+/// nothing once the buffers are warm and never touches the disk.
+public final class ReportWriter {
+    /// Files that mark a directory as holding a run: one is never mixed with another.
+    public static let runFiles = [ReportSummary.fileName, FrameRowFormat.fileName,
+                                  TraceEventWriter.fileName, FrameChartSVG.fileName]
+
+    public let directory: String
+    public let metadata: ReportMetadata
+    private let sink: FrameStreamSink
+    private var traceColumns = CSVRowBuffer(capacity: 512)
+    private var timingColumns = CSVRowBuffer(capacity: 256)
+    private var trace: FixedRing<TraceRecord>
+    private var timeline: TimelineDownsampler
+    private var origin: Double?
+    public private(set) var framesAppended = 0
+    private var outcome: Result<Void, ReportWriterError>?
+
+    /// Creates `directory` (and its parents) and frames.csv, and starts streaming.
+    ///
+    /// - Throws: `ReportWriterError` at once if the directory cannot be created or written,
+    ///   or if it already holds a run.
+    /// - Parameters:
+    ///   - traceCapacity: frames trace.json keeps (the last ones); 36 000 is 10 min at 60 Hz.
+    ///   - timelineBuckets: resolution of frames.svg.
+    ///   - flushInterval: seconds between writes of frames.csv.
+    public init(directory: String, metadata: ReportMetadata, traceCapacity: Int = 36_000,
+                timelineBuckets: Int = 512, flushInterval: Double = 0.25) throws(ReportWriterError) {
+        self.directory = directory
+        self.metadata = metadata
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ReportWriterError("cannot write the report to \(directory): it is a file; pass an empty or new directory")
+            }
+            if let existing = Self.runFiles.first(where: { fm.fileExists(atPath: Self.path(directory, $0)) }) {
+                throw ReportWriterError("\(directory) already holds a report (\(existing)); pass an empty or new directory")
+            }
+        } else {
+            if let code = FileDescriptorIO.makeDirectories(directory) {
+                throw ReportWriterError("cannot create the report directory \(directory): \(FileErrors.posix(code))")
+            }
+        }
+        sink = try FrameStreamSink(path: Self.path(directory, FrameRowFormat.fileName),
+                                   header: FrameRowFormat.header, interval: flushInterval)
+        trace = FixedRing(capacity: max(1, traceCapacity), filler: .empty)
+        timeline = TimelineDownsampler(capacity: timelineBuckets)
+    }
+
+    deinit {
+        // A writer dropped without finish (a crash path) still leaves its rows on disk.
+        sink.close()
+    }
+
+    /// Hot path, once per frame after the profiler's `record`: queues the frames.csv row
+    /// and keeps what trace.json and frames.svg need.
+    public func append(_ timing: FrameTiming, _ verdict: FrameVerdict, model: OverscrollModel) {
+        guard outcome == nil else { return }
+        traceColumns.clear()
+        TraceFormat.appendRow(&traceColumns, frame: timing.frame, model: model)
+        // TraceFormat ends its row; the timing columns continue it.
+        // (Indexing, not `.last`: unspecialised generic code in debug builds allocates.)
+        let traceBytes = traceColumns.bytes
+        let n = traceBytes.count
+        let head = n > 0 && traceBytes[n - 1] == UInt8(ascii: "\n") ? traceBytes[0..<(n - 1)] : traceBytes[0..<n]
+        timingColumns.clear()
+        FrameRowFormat.appendTimingColumns(&timingColumns, timing, verdict)
+        sink.append(head, timingColumns.bytes)
+
+        if origin == nil { origin = timing.frameStart }
+        trace.append(TraceRecord(timing: timing, verdict: verdict))
+        timeline.add(interval: timing.interval, cpu: timing.cpuTime, janky: verdict.janky, state: timing.state)
+        framesAppended += 1
+    }
+
+    /// Writes the queued rows of frames.csv now and syncs them, e.g. when a quit signal
+    /// arrives. Blocks on the disk: not for every frame. Not async-signal-safe: call it
+    /// from the loop after the handler has set a flag.
+    public func flushNow() {
+        sink.flush(forceSync: true)
+    }
+
+    /// Completes the report. Idempotent: later calls (a signal-initiated quit racing the
+    /// normal one) do nothing, or rethrow the first call's error.
+    public func finish(profiler: FrameProfiler) throws(ReportWriterError) {
+        if let outcome { return try outcome.get() }
+        let result = Result<Void, ReportWriterError> { () throws(ReportWriterError) in try complete(profiler) }
+        outcome = result
+        try result.get()
+    }
+
+    /// Writes every file it can, summary.json last, and throws the first failure: a full
+    /// disk that loses trace.json should not also lose the summary.
+    private func complete(_ profiler: FrameProfiler) throws(ReportWriterError) {
+        var firstError = sink.close()
+        func attempt(_ step: () throws(ReportWriterError) -> Void) {
+            do { try step() } catch { if firstError == nil { firstError = error } }
+        }
+        attempt { () throws(ReportWriterError) in
+            var file = try AtomicFile(path: Self.path(directory, TraceEventWriter.fileName))
+            try TraceEventWriter.write(trace, origin: origin ?? 0, metadata: metadata,
+                                       framesTotal: framesAppended, to: &file)
+            try file.commit()
+        }
+        attempt { () throws(ReportWriterError) in
+            let svg = FrameChartSVG.render(timeline, refreshPeriod: profiler.refreshPeriod, title: chartTitle(profiler))
+            try AtomicFile.write(Array(svg.utf8), to: Self.path(directory, FrameChartSVG.fileName))
+        }
+        attempt { () throws(ReportWriterError) in
+            let summary = ReportSummary(metadata: metadata, profiler: profiler,
+                                        traceFramesKept: trace.count, csvRowsDropped: sink.droppedRows)
+            let json: Data
+            do { json = try summary.jsonData() } catch {
+                throw ReportWriterError("cannot encode summary.json: \(error)")
+            }
+            try AtomicFile.write(Array(json), to: Self.path(directory, ReportSummary.fileName))
+        }
+        if let firstError { throw firstError }
+    }
+
+    private func chartTitle(_ profiler: FrameProfiler) -> String {
+        let hz = 1 / profiler.refreshPeriod
+        var title = "overscroll \(metadata.programVersion) \(metadata.mode): \(profiler.overall.frames) frames, "
+        title += String(format: "%.1f Hz budget", hz)
+        if let fps = metadata.fps { title += ", \(fps) fps" }
+        if let script = metadata.script { title += ", \(script)" }
+        return title
+    }
+
+    // MARK: Introspection (tests, the HUD)
+
+    /// Frames trace.json will hold (at most `traceCapacity`).
+    public var traceFramesKept: Int { trace.count }
+    public var traceCapacity: Int { trace.capacity }
+    /// frames.svg's buckets in use, and how many it can hold.
+    public var timelineBucketCount: Int { timeline.count }
+    public var timelineCapacity: Int { timeline.capacity }
+    public var timelineFramesPerBucket: Int { timeline.framesPerBucket }
+    /// Rows frames.csv lost to a disk that could not keep up.
+    public var droppedRows: Int { sink.droppedRows }
+
+    static func path(_ directory: String, _ name: String) -> String {
+        (directory as NSString).appendingPathComponent(name)
+    }
+}

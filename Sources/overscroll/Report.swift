@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import OverscrollKit
+
+/// `overscroll report DIR [NEW]`: prints a run's report, or compares two and exits 1 on a
+/// regression, so a CI job can gate on it.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a frame-timing report, or compare two and flag regressions.",
+        discussion: """
+        With one directory, prints its summary.json as tables. With two, compares NEW against BASE metric by metric; a regression is p50/p95/p99 of interval, cpu or latency, the janky share, or the 1% low fps getting worse by more than --tolerance percent.
+
+        Exit status: 0 no regression; 1 a regression; 65 a report that is corrupt or from an incompatible version; 66 a directory that is missing or not a report; 64 bad options.
+        """
+    )
+
+    @Argument(help: "A report directory (the BASE when comparing).")
+    var base: String
+
+    @Argument(help: "A second report directory to compare against the first.")
+    var new: String?
+
+    @Option(help: ArgumentHelp("How much worse (in percent) a metric may get before it counts as a regression.", valueName: "pct"))
+    var tolerance: Double = 10
+
+    func validate() throws {
+        guard tolerance.isFinite, tolerance >= 0 else {
+            throw ValidationError("--tolerance must be a percentage of 0 or more, e.g. --tolerance 10")
+        }
+    }
+
+    func run() throws {
+        let baseSummary = load(base)
+        guard let new else {
+            print(ReportText.summary(baseSummary, directory: base), terminator: "")
+            return
+        }
+        let newSummary = load(new)
+        let comparison = ReportComparison(base: baseSummary, new: newSummary, tolerancePercent: tolerance)
+        print(ReportText.comparison(comparison, base: base, new: new), terminator: "")
+        if comparison.hasRegressions { throw ExitCode(1) }
+    }
+
+    private func load(_ directory: String) -> ReportSummary {
+        do { return try ReportSummary.load(directory: directory) } catch {
+            fail(Failure(error.description, code: error.isMissing ? 66 : 65))
+        }
+    }
+}

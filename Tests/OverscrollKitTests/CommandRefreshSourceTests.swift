@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+@testable import OverscrollKit
+
+/// Real processes, real pipes: each test is bounded by a deadline of a few seconds and
+/// polls instead of sleeping. Serialized, so the fd and process checks see only their own.
+@Suite(.serialized)
+struct CommandRefreshSourceTests {
+    @Test func successGivesTheOutputLinesAsRows() {
+        let inbox = RefreshInbox()
+        let source = CommandRefreshSource(arguments: ["printf", "a\\nb\\n"], timeout: 5)
+        source.start(RefreshJob(generation: 7, startTime: 0, inbox: inbox))
+        let completion = waitForCompletion(inbox, generation: 7)
+        #expect(completion?.result == .success(["a", "b"]))
+        #expect(completion?.time == nil, "real work is stamped by the model, not the source")
+        // Exactly once: nothing else arrives after the run has ended.
+        #expect(inbox.take(generation: 7, dueBy: .infinity) == nil)
+    }
+
+    @Test func crlfAndEmptyLinesAndAMissingFinalNewline() {
+        let result = run(["printf", "a\\r\\n\\r\\n\\nb\\r\\nlast"])
+        #expect(result == .success(["a", "b", "last"]))
+    }
+
+    @Test func exitingCleanlyWithNoOutputKeepsTheOldRows() {
+        // The output replaces the list, so "no rows" is reported instead of emptying it.
+        #expect(run(["true"]) == .failure("'true' printed no rows"))
+    }
+
+    @Test func nonZeroExitNamesTheStatusAndTheFirstStderrLine() {
+        // Blank lines skipped, tabs made spaces, outer whitespace trimmed, later lines dropped.
+        let script = "echo out; printf ' \\t\\n\\n  \\too\\tps \\n' >&2; echo second >&2; exit 3"
+        #expect(run(["sh", "-c", script]) == .failure("'sh' failed with status 3: oo ps"))
+    }
+
+    @Test func onlyTheHeadOfStderrIsKept() {
+        let result = run(["sh", "-c", "printf '%0500d' 0 >&2; exit 1"])
+        guard case .failure(let message) = result else { Issue.record("\(result)"); return }
+        #expect(message == "'sh' failed with status 1: " + String(repeating: "0", count: 200))
+    }
+
+    @Test func aFloodOnStderrDoesNotBlockTheCommand() {
+        // Far more than a pipe holds: it must be drained, not left to fill.
+        let started = Monotonic.now()
+        #expect(run(["sh", "-c", "head -c 3000000 /dev/zero >&2; echo ok"]) == .success(["ok"]))
+        #expect(Monotonic.now() - started < 3)
+    }
+
+    @Test func runsOverlapIndependently() {
+        let (slow, fast) = (RefreshInbox(), RefreshInbox())
+        CommandRefreshSource(arguments: ["sh", "-c", "sleep 0.3; echo slow"], timeout: 5)
+            .start(RefreshJob(generation: 1, startTime: 0, inbox: slow))
+        CommandRefreshSource(arguments: ["echo", "fast"], timeout: 5)
+            .start(RefreshJob(generation: 2, startTime: 0, inbox: fast))
+        let first = waitForCompletion(fast, generation: 2, within: 5)
+        #expect(first?.result == .success(["fast"]))
+        #expect(slow.take(generation: 1, dueBy: .infinity) == nil, "the slow one finished first")
+        #expect(waitForCompletion(slow, generation: 1)?.result == .success(["slow"]))
+    }
+
+    @Test func nonZeroExitWithoutStderr() {
+        #expect(run(["false"]) == .failure("'false' failed with status 1"))
+    }
+
+    @Test func deathBySignalIsAFailure() throws {
+        let result = run(["sh", "-c", "kill -9 $$"])
+        guard case .failure(let message) = result else { Issue.record("\(result)"); return }
+        #expect(message.hasPrefix("'sh' was killed by signal 9"))
+    }
+
+    @Test func missingCommand() {
+        #expect(run(["overscroll-no-such-command", "x"]) == .failure("'overscroll-no-such-command' not found"))
+    }
+
+    @Test func fileThatIsNotExecutable() throws {
+        let path = try writeTemporaryFile(Array("echo hi\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard case .failure(let message) = run([path]) else { Issue.record("ran a non-executable file"); return }
+        #expect(message.hasPrefix("'\(path)' is not executable"))
+    }
+
+    @Test func emptyArgumentList() {
+        #expect(run([]) == .failure("no refresh command given (the argument list is empty)"))
+    }
+
+    @Test func argumentsAreNotInterpretedByAShell() {
+        #expect(run(["echo", "$HOME", "*", ";", "ls"]) == .success(["$HOME * ; ls"]))
+    }
+
+    @Test func stdinIsDevNull() {
+        // A command reading the kiosk's terminal or the test runner's stdin could hang.
+        #expect(run(["sh", "-c", "readlink /proc/$$/fd/0; cat"]) == .success(["/dev/null"]))
+    }
+
+    @Test func invalidUTF8BecomesReplacementCharacters() {
+        let result = run(["printf", "ok\\n\\377\\376bad\\n\\303\\n"])
+        #expect(result == .success(["ok", "\u{FFFD}\u{FFFD}bad", "\u{FFFD}"]))
+    }
+
+    @Test func startReturnsAtOnce() {
+        let inbox = RefreshInbox()
+        let source = CommandRefreshSource(arguments: ["sleep", "5"], timeout: 0.3)
+        let before = Monotonic.now()
+        source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
+        let elapsed = Monotonic.now() - before
+        #expect(elapsed < 0.05, "start took \(elapsed) s")
+        #expect(inbox.take(generation: 1, dueBy: .infinity) == nil, "it completed before the command ran")
+        // Let it finish, so no `sleep` is left behind.
+        #expect(waitForCompletion(inbox, generation: 1)?.result == .failure("'sleep' timed out after 300 ms"))
+    }
+
+    @Test func timeoutKillsTheWholeProcessGroup() throws {
+        let pidFile = try writeTemporaryFile([])
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        // The shell and a grandchild that would outlive it; both ignore nothing, but only
+        // a group kill reaches the grandchild.
+        let script = "sleep 30 & echo $$ $! > '\(pidFile)'; sleep 30"
+        let started = Monotonic.now()
+        let result = run(["sh", "-c", script], timeout: 0.5)
+        let elapsed = Monotonic.now() - started
+        #expect(result == .failure("'sh' timed out after 500 ms"))
+        #expect(elapsed < 2, "took \(elapsed) s")
+
+        let pids = try String(contentsOfFile: pidFile, encoding: .utf8).split(separator: " ")
+            .compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(pids.count == 2, "the script did not record its pids")
+        let (group, grandchild) = (pids[0], pids[1])
+        #expect(eventually { !isRunning(grandchild) }, "the grandchild sleep survived")
+        #expect(eventually { livingMembers(ofGroup: group).isEmpty },
+                "still running in the group: \(livingMembers(ofGroup: group))")
+    }
+
+    @Test func timeoutAlsoKillsChildrenThatIgnoreSIGTERM() throws {
+        let started = Monotonic.now()
+        let result = run(["sh", "-c", "trap '' TERM; sleep 30 & wait"], timeout: 0.3)
+        #expect(result == .failure("'sh' timed out after 300 ms"))
+        #expect(Monotonic.now() - started < 2)
+    }
+
+    @Test func aStrayChildHoldingTheOutputDoesNotHoldTheRefresh() throws {
+        let pidFile = try writeTemporaryFile([])
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        // The command exits at once, but a background sleep keeps its stdout open.
+        let started = Monotonic.now()
+        let result = run(["sh", "-c", "sleep 30 & echo $! > '\(pidFile)'; echo done"], timeout: 10)
+        #expect(result == .success(["done"]))
+        #expect(Monotonic.now() - started < 2, "it waited for the stray sleep")
+        let stray = Int32(try String(contentsOfFile: pidFile, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines))
+        try #require(stray != nil)
+        #expect(eventually { !isRunning(stray!) }, "the stray sleep survived")
+    }
+
+    @Test func endlessOutputIsCutAtMaxRowsQuickly() {
+        let started = Monotonic.now()
+        let result = run(["yes"], timeout: 10)
+        #expect(Monotonic.now() - started < 3)
+        guard case .success(let rows) = result else { Issue.record("\(result)"); return }
+        #expect(rows.count == 5000, "the notice is one of the 5000 rows")
+        #expect(rows.dropLast().allSatisfy { $0 == "y" })
+        #expect(rows.last == "… output cut at 5000 rows")
+    }
+
+    @Test func hugeOutputIsCutAtMaxBytesQuickly() {
+        let started = Monotonic.now()
+        let result = run(["sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' x"], timeout: 10)
+        #expect(Monotonic.now() - started < 3)
+        guard case .success(let rows) = result else { Issue.record("\(result)"); return }
+        // One line, cut through at 1 MiB, then the notice.
+        #expect(rows.count == 2)
+        #expect(rows.first?.utf8.count == 1 << 20)
+        #expect(rows.last == "… output cut at 1 MiB")
+    }
+
+    @Test func byteLimitWithManyLines() {
+        let source = CommandRefreshSource(arguments: ["yes", "abcdefghi"], timeout: 10,
+                                          maxOutputBytes: 1000, maxRows: 1_000_000)
+        let result = complete(source)
+        // 1000 bytes: 100 whole lines of 10 bytes.
+        #expect(result == .success(Array(repeating: "abcdefghi", count: 100) + ["… output cut at 1000 bytes"]))
+    }
+
+    @Test func noDescriptorsLeakAcrossRuns() throws {
+        let before = openDescriptors()
+        let commands: [[String]] = [
+            ["printf", "a\\n"], ["false"], ["no-such-command-x"], ["yes"],
+            ["sh", "-c", "sleep 30 & echo x"], ["sleep", "5"],
+        ]
+        for arguments in commands { _ = run(arguments, timeout: 0.3) }
+        #expect(eventually { openDescriptors().count <= before.count },
+                "open before: \(before.sorted()), after: \(openDescriptors().sorted())")
+    }
+
+    @Test func theCommandInheritsOnlyItsStandardStreams() throws {
+        let before = openDescriptors()
+        // The shell lists its own open descriptors (ls opens its directory, not the shell).
+        let result = run(["sh", "-c", "ls /proc/$$/fd"])
+        guard case .success(let rows) = result else { Issue.record("\(result)"); return }
+        let inherited = Set(rows.compactMap { Int32($0) }).subtracting([0, 1, 2])
+        // Anything else it has, this process had before the run: none of the run's pipes.
+        #expect(inherited.isSubset(of: before), "inherited \(inherited), ours were \(before)")
+    }
+
+    @Test func descriptionQuotesWhatAShellWould() {
+        let source = CommandRefreshSource(arguments: ["sh", "-c", "echo 'hi'; ls"], timeout: 1)
+        #expect(source.description == #"sh -c 'echo '\''hi'\''; ls'"#)
+    }
+
+    // MARK: Helpers
+
+    private func run(_ arguments: [String], timeout: Double = 5) -> RefreshResult? {
+        complete(CommandRefreshSource(arguments: arguments, timeout: timeout))
+    }
+
+    private func complete(_ source: CommandRefreshSource) -> RefreshResult? {
+        let inbox = RefreshInbox()
+        source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
+        return waitForCompletion(inbox, generation: 1)?.result
+    }
+}
+
+/// The completion, once the worker thread has posted it (nil after `within` seconds).
+private func waitForCompletion(_ inbox: RefreshInbox, generation: Int, within: Double = 10) -> RefreshCompletion? {
+    let deadline = Monotonic.now() + within
+    while Monotonic.now() < deadline {
+        if let completion = inbox.take(generation: generation, dueBy: .infinity) { return completion }
+        usleep(2_000)
+    }
+    return nil
+}
+
+/// Whether `condition` becomes true within `within` seconds.
+private func eventually(within: Double = 3, _ condition: () -> Bool) -> Bool {
+    let deadline = Monotonic.now() + within
+    repeat {
+        if condition() { return true }
+        usleep(5_000)
+    } while Monotonic.now() < deadline
+    return condition()
+}
+
+/// (state, process group) from /proc/PID/stat; nil once the process is gone.
+private func processStatus(_ pid: Int32) -> (state: Character, group: Int32)? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return nil }
+    // After "pid (comm) ": state ppid pgrp …
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 2, let state = fields[0].first, let group = Int32(fields[2]) else { return nil }
+    return (state, group)
+}
+
+/// Gone, or a zombie nobody has reaped yet (PID 1 in a container may never reap it).
+private func isRunning(_ pid: Int32) -> Bool {
+    guard let status = processStatus(pid) else { return false }
+    return status.state != "Z" && status.state != "X"
+}
+
+private func livingMembers(ofGroup group: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { Int32($0) }.filter { pid in
+        guard let status = processStatus(pid) else { return false }
+        return status.group == group && isRunning(pid)
+    }
+}
+
+private func openDescriptors() -> Set<Int32> {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return Set(entries.compactMap { Int32($0) })
+}
