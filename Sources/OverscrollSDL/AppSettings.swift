@@ -7,24 +7,28 @@ public struct AppSettings: Sendable {
     public var fontPath: String
     /// nil: resolution-aware default.
     public var threshold: Double?
-    public var refreshDuration: Double = 1.5
     public var refreshTimeout: Double = 10
+    /// The work behind a refresh.
+    public var refreshSource: any RefreshSource = DemoRefreshSource()
+    /// True when the refresh is real work on the wall clock (a command), which replay must
+    /// wait for in real time; false for work simulated on the model's clock.
+    public var refreshIsRealTime = false
+    public var refreshMerge = OverscrollModel.RefreshMerge.insertAtTop
     public var flash = true
     public var sound = true
+    public var rotation = ScreenRotation.none
+    /// Accept mouse input (a kiosk may take touch only).
+    public var acceptMouse = true
 
     public init(rows: [String], fontPath: String) {
         self.rows = rows
         self.fontPath = fontPath
     }
 
-    func modelConfiguration(width: Double, height: Double) -> OverscrollModel.Configuration {
+    func makeModel(width: Double, height: Double, inbox: RefreshInbox) -> OverscrollModel {
         var c = OverscrollModel.Configuration(viewportWidth: width, viewportHeight: height, threshold: threshold)
         c.refreshTimeout = refreshTimeout
-        return c
-    }
-
-    func makeModel(width: Double, height: Double, inbox: RefreshInbox) -> OverscrollModel {
-        OverscrollModel(configuration: modelConfiguration(width: width, height: height), rows: rows,
-                        source: DemoRefreshSource(duration: refreshDuration), inbox: inbox)
+        c.refreshMerge = refreshMerge
+        return OverscrollModel(configuration: c, rows: rows, source: refreshSource, inbox: inbox)
     }
 }

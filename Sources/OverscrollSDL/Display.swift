@@ -1,4 +1,7 @@
 import CSDL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SDL's video side: initialisation, the window and its renderer. Created once, freed in
 /// `deinit`, in the order SDL wants.
@@ -15,6 +18,10 @@ public final class Display {
         /// Forced render driver ("software" for deterministic headless pixels).
         public var renderDriver: String?
         public var vsync = true
+        /// Which display to open on (kiosks with several outputs).
+        public var displayIndex = 0
+        /// Hide the pointer (a touch kiosk has none).
+        public var hideCursor = false
 
         public init() {}
     }
@@ -26,6 +33,14 @@ public final class Display {
     public let vsync: Bool
 
     public init(_ options: Options) throws(SDLError) {
+        // SDL turns SIGINT/SIGTERM into SDL_QUIT, which is how `systemctl stop` ends us; a
+        // launcher that spawned us from a thread with those signals blocked would make
+        // us unstoppable, so unblock them before SDL installs its handlers.
+        var termination = sigset_t()
+        sigemptyset(&termination)
+        sigaddset(&termination, SIGINT)
+        sigaddset(&termination, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &termination, nil)
         if let driver = options.videoDriver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
         if let driver = options.renderDriver { SDL_SetHint(SDL_HINT_RENDER_DRIVER, driver) }
         // Touch and mouse are handled separately; never let SDL turn one into the other.
@@ -37,8 +52,21 @@ public final class Display {
         if options.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         flags |= options.hidden ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
-        guard let window = SDL_CreateWindow(options.title, CSDL_WINDOWPOS_CENTERED, CSDL_WINDOWPOS_CENTERED,
-                                            Int32(options.width), Int32(options.height), flags) else {
+        let displays = SDL_GetNumVideoDisplays()
+        guard options.displayIndex == 0 || options.displayIndex < displays else {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            throw SDLError(message: "display \(options.displayIndex) does not exist (this machine has \(displays)); pass --display 0…\(max(0, displays - 1))")
+        }
+        var x = CSDL_WindowPosCenteredDisplay(Int32(options.displayIndex)), y = x
+        var width = Int32(options.width), height = Int32(options.height)
+        var bounds = SDL_Rect()
+        if options.fullscreen, SDL_GetDisplayBounds(Int32(options.displayIndex), &bounds) == 0 {
+            // Also cover the display ourselves: under a bare X server (a kiosk started
+            // with xinit) there is no window manager to honour the fullscreen request.
+            (x, y, width, height) = (bounds.x, bounds.y, bounds.w, bounds.h)
+            flags |= SDL_WINDOW_BORDERLESS.rawValue
+        }
+        guard let window = SDL_CreateWindow(options.title, x, y, width, height, flags) else {
             let error = SDLError("cannot open a window")
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
@@ -58,6 +86,10 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
+        if options.hideCursor { SDL_ShowCursor(SDL_DISABLE) }
+        // A kiosk must not blank while people are looking at it; SDL already inhibits the
+        // screen saver by default, say so explicitly.
+        SDL_DisableScreenSaver()
     }
 
     deinit {

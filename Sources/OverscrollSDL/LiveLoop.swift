@@ -6,58 +6,109 @@ import Glibc
 
 /// The interactive program: real clock, real input, paced to the display.
 public final class LiveApp {
+    public struct Options {
+        /// Kiosk: no key quits or toggles anything; it stops on SIGTERM/SIGINT.
+        public var kiosk = false
+        public var environment: [String: String] = [:]
+        /// Write a frame-timing report into this directory.
+        public var reportDirectory: String?
+        public var programVersion = "unknown"
+        public init() {}
+    }
+
     private let session: Session
-    private let clock = LiveClock()
+    private let options: Options
+    private var clock = LiveClock()
+    private let notifier: SystemdNotifier
     private var inputs: [TimedInput] = []
     private var presentAverage = 0.0
+    /// Monotonic time the oldest input handled this frame was drained.
+    private var oldestArrival: Double?
 
-    public init(settings: AppSettings, display options: Display.Options, warn: @escaping (String) -> Void) throws(SDLError) {
-        let display = try Display(options)
+    public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
+                warn: @escaping (String) -> Void) throws(LaunchError) {
+        let display: Display
+        do { display = try Display(displayOptions) } catch { throw .display(error) }
         // A refresh that completes on another thread wakes a loop that sleeps on input.
         let inbox = RefreshInbox(wake: {
             var event = SDL_Event()
             event.type = SDL_USEREVENT.rawValue
             SDL_PushEvent(&event)
         })
-        session = try Session(display: display, settings: settings, inbox: inbox, warn: warn)
+        let report = try options.reportDirectory.map { directory throws(LaunchError) in
+            do {
+                return try ReportWriter(directory: directory, metadata: ReportMetadata(
+                    programVersion: options.programVersion, videoDriver: display.videoDriver,
+                    renderDriver: display.renderDriver,
+                    windowPoints: .init(width: Int(display.sizeInPoints.width), height: Int(display.sizeInPoints.height)),
+                    windowPixels: .init(width: display.sizeInPixels.width, height: display.sizeInPixels.height),
+                    refreshPeriodMs: display.refreshPeriod * 1000, vsync: display.vsync,
+                    startTime: ReportMetadata.timestamp(), mode: "live"))
+            } catch { throw LaunchError.output("\(error)") }
+        }
+        do {
+            session = try Session(display: display, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
+                                  report: report, warn: warn)
+        } catch { throw .display(error) }
+        self.options = options
+        notifier = SystemdNotifier(environment: options.environment)
         inputs.reserveCapacity(256)
     }
 
     public var displayDescription: String {
-        "video \(session.display.videoDriver), renderer \(session.display.renderDriver), vsync \(session.display.vsync ? "on" : "off")"
+        let d = session.display
+        return "video \(d.videoDriver), renderer \(d.renderDriver), vsync \(d.vsync ? "on" : "off"), \(Int(d.sizeInPoints.width))x\(Int(d.sizeInPoints.height)) pt"
     }
 
-    /// Runs until Esc, the window closing, or SIGINT/SIGTERM (SDL turns those into SDL_QUIT).
-    public func run() {
+    /// Runs until Esc, the window closing, or SIGINT/SIGTERM (SDL turns those into
+    /// SDL_QUIT); then writes the report. Returns the report's error, if any.
+    public func run() -> String? {
         let period = session.display.refreshPeriod
         var nextDeadline = clock.now()
         var running = true
         var event = SDL_Event()
+        var frame = 0
+        var lastPresent: Double?
         while running {
             inputs.removeAll(keepingCapacity: true)
-            var waited = false
+            oldestArrival = nil
+            var slept = false
             if session.model.isSettled {
                 // Nothing moves: sleep until input arrives instead of redrawing a still
-                // screen. The timeout keeps periodic work (timeouts, watchdogs) alive.
-                if SDL_WaitEventTimeout(&event, 1000) != 0 {
-                    waited = true
-                    running = handle(event)
-                }
+                // screen. The timeout keeps the watchdog fed while idle.
+                let timeout = Int32(min(1000, (notifier.watchdogInterval ?? 1) * 1000))
+                if SDL_WaitEventTimeout(&event, timeout) != 0 { running = handle(event) }
+                clock.resume()
                 nextDeadline = clock.now()
+                slept = true
             }
+            let frameStart = MonotonicClock.now()
             while running && SDL_PollEvent(&event) != 0 {
                 running = handle(event)
             }
-            _ = waited
-            let now = clock.now()
-            session.update(inputs, to: now)
+            let inputDone = MonotonicClock.now()
+            session.update(inputs, to: clock.frame())
+            let updateDone = MonotonicClock.now()
             session.render()
-            let beforePresent = clock.now()
+            let renderDone = MonotonicClock.now()
             SDL_RenderPresent(session.display.renderer)
-            let presentTime = clock.now() - beforePresent
-            presentAverage += (presentTime - presentAverage) * 0.1
+            let presentDone = MonotonicClock.now()
+            presentAverage += (presentDone - renderDone - presentAverage) * 0.1
+            // After sleeping on input no frame was due, so that gap is not jank.
+            let interval = slept || lastPresent == nil ? period : presentDone - lastPresent!
+            lastPresent = presentDone
+            session.record(FrameTiming(
+                frame: frame, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
+                renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
+                interval: interval, latency: oldestArrival.map { presentDone - $0 }, state: UIState(model: session.model)))
+            if frame == 0 { notifier.ready(status: "showing \(session.model.rows.count) rows") }
+            notifier.frame(now: presentDone)
+            frame += 1
             nextDeadline = pace(after: nextDeadline, period: period)
         }
+        notifier.stopping()
+        do { try session.finishReport() } catch { return error.description }
+        return nil
     }
 
     /// Sleep until the next frame is due unless vsync already blocked in present. Never spins.
@@ -78,30 +129,57 @@ public final class LiveApp {
     private func handle(_ event: SDL_Event) -> Bool {
         let time = clock.eventTime(event)
         switch session.translator.translate(event, windowSize: session.display.sizeInPoints) {
-        case .quit: return false
-        case .input(let input): inputs.append(TimedInput(time: time, event: input))
-        case .windowChanged: inputs.append(session.windowChanged(at: time))
-        case .toggleHUD, .ignored: break
+        case .quit:
+            // SIGINT/SIGTERM and the window closing always quit; Esc only outside a kiosk,
+            // where only the service manager stops the app.
+            return options.kiosk && event.type != SDL_QUIT.rawValue
+        case .toggleHUD:
+            if !options.kiosk { session.hudVisible.toggle() }
+        case .input(let input):
+            if oldestArrival == nil { oldestArrival = MonotonicClock.now() }
+            inputs.append(session.logical(TimedInput(time: time, event: input)))
+        case .windowChanged:
+            inputs.append(session.logical(session.windowChanged(at: time)))
+        case .ignored:
+            break
         }
         return true
     }
 }
 
 /// Model time for the live program: seconds on SDL's performance counter, in the same
-/// epoch as SDL's millisecond event timestamps, so each event can be placed at its own
-/// time rather than the frame's.
+/// epoch as SDL's millisecond event timestamps, so each event is placed at its own time
+/// rather than the frame's. A stall (suspend, debugger, a starved kiosk) is cut out of
+/// model time, as in "Fix Your Timestep": a frame never advances the model by more than
+/// `maxStep`, so motion resumes where it was instead of jumping to its end.
 struct LiveClock {
     private let frequency = Double(SDL_GetPerformanceFrequency())
     private let counterAtStart = SDL_GetPerformanceCounter()
     private let ticksAtStart = Double(SDL_GetTicks64()) / 1000
+    /// Real time cut out of model time so far.
+    private var skipped = 0.0
+    private var lastFrame: Double?
+    static let maxStep = 0.25
 
+    /// Real seconds in SDL's epoch.
     func now() -> Double {
         ticksAtStart + Double(SDL_GetPerformanceCounter() &- counterAtStart) / frequency
     }
 
-    /// The event's own time (SDL's ms timestamp), never later than now.
+    /// Model time for a new frame, with any stall since the last frame cut out.
+    mutating func frame() -> Double {
+        let real = now()
+        if let last = lastFrame, real - last > Self.maxStep { skipped += real - last - Self.maxStep }
+        lastFrame = real
+        return real - skipped
+    }
+
+    /// After sleeping on input while nothing moved, the gap is not a stall.
+    mutating func resume() { lastFrame = nil }
+
+    /// The event's own time (SDL's ms timestamp) on the model's clock, never later than now.
     func eventTime(_ event: SDL_Event) -> Double {
         let stamp = Double(event.common.timestamp) / 1000
-        return min(stamp, now())
+        return min(stamp, now()) - skipped
     }
 }

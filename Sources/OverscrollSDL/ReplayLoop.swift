@@ -1,5 +1,8 @@
 import CSDL
 import OverscrollKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the app against a gesture script on a virtual clock that advances exactly 1/fps
 /// per frame, headless on SDL's offscreen driver unless a window is asked for. The same
@@ -14,6 +17,13 @@ public final class ReplayRunner {
         public var window = false
         /// Stop after this much virtual time past the script's end, whatever happens.
         public var settleLimit = 60.0
+        /// Write a frame-timing report into this directory.
+        public var reportDirectory: String?
+        public var programVersion = "unknown"
+        /// The script's path, for the report.
+        public var scriptName: String?
+        /// Play the script this many times in a row (a soak).
+        public var repeatCount = 1
 
         public init(script: GestureScript) { self.script = script }
     }
@@ -27,9 +37,11 @@ public final class ReplayRunner {
     private let options: Options
     private let trace: OutputFile?
 
-    public init(settings: AppSettings, options: Options, warn: @escaping (String) -> Void) throws(SDLError) {
+    public init(settings: AppSettings, options: Options, warn: @escaping (String) -> Void) throws(LaunchError) {
         // Open outputs first: a bad path fails before anything runs.
-        trace = try options.tracePath.map { path throws(SDLError) in try OutputFile(path: path) }
+        do { trace = try options.tracePath.map { path throws(SDLError) in try OutputFile(path: path) } } catch {
+            throw .output(error.description)
+        }
         var display = Display.Options()
         display.width = options.width
         display.height = options.height
@@ -41,40 +53,89 @@ public final class ReplayRunner {
             display.hidden = true
         }
         self.options = options
-        session = try Session(display: try Display(display), settings: settings, inbox: RefreshInbox(), warn: warn)
+        let shown: Display
+        do { shown = try Display(display) } catch { throw .display(error) }
+        let period = 1 / Double(options.fps)
+        let report = try options.reportDirectory.map { directory throws(LaunchError) in
+            do {
+                return try ReportWriter(directory: directory, metadata: ReportMetadata(
+                    programVersion: options.programVersion, videoDriver: shown.videoDriver, renderDriver: shown.renderDriver,
+                    windowPoints: .init(width: Int(shown.sizeInPoints.width), height: Int(shown.sizeInPoints.height)),
+                    windowPixels: .init(width: shown.sizeInPixels.width, height: shown.sizeInPixels.height),
+                    refreshPeriodMs: period * 1000, vsync: false, startTime: ReportMetadata.timestamp(),
+                    mode: "replay", fps: options.fps, script: options.scriptName))
+            } catch { throw LaunchError.output("\(error)") }
+        }
+        // The budget is the virtual frame period: replay paces the model at exactly 1/fps.
+        do {
+            session = try Session(display: shown, settings: settings, inbox: RefreshInbox(), refreshPeriod: period,
+                                  report: report, warn: warn)
+        } catch { throw .display(error) }
     }
 
     public var displayDescription: String {
         "video \(session.display.videoDriver), renderer \(session.display.renderDriver)"
     }
 
-    public func run() -> Summary {
-        var driver = ReplayDriver(script: options.script, fps: options.fps, settleLimit: options.settleLimit)
+    /// Plays the script; returns what ran and the report's error, if writing it failed.
+    public func run() -> (summary: Summary, reportError: String?) {
+        var driver = ReplayDriver(script: options.script, fps: options.fps, settleLimit: options.settleLimit,
+                                  repeats: options.repeatCount)
         var row = CSVRowBuffer()
         trace?.write(TraceFormat.header)
         var inputs: [TimedInput] = []
         inputs.reserveCapacity(64)
         var event = SDL_Event()
         var finished = false
+        let period = 1 / Double(options.fps)
         while !finished {
+            let frameStart = MonotonicClock.now()
             var quit = false
             while SDL_PollEvent(&event) != 0 {
                 if session.translator.translate(event, windowSize: session.display.sizeInPoints) == .quit { quit = true }
             }
             let frame = driver.frame
+            let time = driver.time
             inputs.removeAll(keepingCapacity: true)
             driver.collectInputs(into: &inputs)
-            session.update(inputs, to: driver.time)
+            var oldest = Double.infinity
+            for i in inputs.indices {
+                inputs[i] = session.logical(inputs[i])
+                oldest = min(oldest, inputs[i].time)
+            }
+            let inputDone = MonotonicClock.now()
+            session.update(inputs, to: time)
+            let updateDone = MonotonicClock.now()
             session.render()
+            let renderDone = MonotonicClock.now()
             SDL_RenderPresent(session.display.renderer)
+            let presentDone = MonotonicClock.now()
+            // Interval and latency on the virtual clock (the pacing the model saw); CPU
+            // and phase times are real.
+            session.record(FrameTiming(
+                frame: frame, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
+                renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
+                interval: period, latency: inputs.isEmpty ? nil : time - oldest, state: UIState(model: session.model)))
             if let trace {
                 row.clear()
                 TraceFormat.appendRow(&row, frame: frame, model: session.model)
                 trace.write(row.bytes)
             }
             finished = driver.endFrame(model: session.model) || quit
+            // Real work (a refresh command) runs on the wall clock: while it runs, the
+            // virtual clock follows real time so its duration and timeout mean what they
+            // mean live.
+            if session.settings.refreshIsRealTime && session.model.refresh.isRefreshing {
+                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000_000 / options.fps)
+                nanosleep(&pause, nil)
+            }
         }
         trace?.flush()
-        return Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps))
+        let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps))
+        do { try session.finishReport() } catch { return (summary, error.description) }
+        return (summary, nil)
     }
+
+    /// The profiler's view of the run, for a benchmark's figures.
+    public var profiler: FrameProfiler { session.profiler }
 }

@@ -11,3 +11,17 @@ public struct SDLError: Error, CustomStringConvertible {
 
     public init(message: String) { description = message }
 }
+
+/// Why a run could not start: the display (SDL, font), or an output file (trace, report).
+/// The command line maps them to different exit statuses.
+public enum LaunchError: Error, CustomStringConvertible {
+    case display(SDLError)
+    case output(String)
+
+    public var description: String {
+        switch self {
+        case .display(let error): error.description
+        case .output(let message): message
+        }
+    }
+}

@@ -20,7 +20,7 @@ struct Replay: ParsableCommand {
     @Option(help: "Virtual frames per second.")
     var fps = 60
 
-    @Option(help: "Window size in points, WxH.")
+    @Option(help: ArgumentHelp("Window size in points (default 480x800).", valueName: "WxH"))
     var size = SizeArgument(width: 480, height: 800)
 
     @Option(help: "Write the per-frame trace (CSV) here.")
@@ -29,27 +29,39 @@ struct Replay: ParsableCommand {
     @Flag(help: "Show the replay in a real window instead of running headless.")
     var window = false
 
+    @Option(help: ArgumentHelp("Write a frame-timing report into this new or empty directory.", valueName: "dir"))
+    var report: String?
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Play the script this many times in a row (a soak).", valueName: "n"))
+    var repeatCount = 1
+
     @OptionGroup var behaviour: BehaviourOptions
 
     func validate() throws {
         guard (1...1000).contains(fps) else { throw ValidationError("--fps must be a whole number from 1 to 1000, e.g. --fps 60") }
+        guard repeatCount >= 1 else { throw ValidationError("--repeat must be 1 or more, e.g. --repeat 100") }
     }
 
     func run() throws {
         do {
             let parsed = try loadScript()
-            let settings = try behaviour.settings()
+            let settings = try behaviour.settings(config: try behaviour.configFile())
             var options = ReplayRunner.Options(script: parsed)
             options.fps = fps
             options.width = size.width
             options.height = size.height
             options.tracePath = trace
             options.window = window
+            options.reportDirectory = report
+            options.programVersion = Version.string
+            options.scriptName = script
+            options.repeatCount = repeatCount
             let runner: ReplayRunner
             do { runner = try ReplayRunner(settings: settings, options: options, warn: warn) } catch {
-                throw Failure(error.description, code: error.description.hasPrefix("cannot write") ? 73 : 69)
+                throw Failure(error.description, code: Run.status(error))
             }
-            _ = runner.run()
+            let result = runner.run()
+            if let reportError = result.reportError { throw Failure(reportError, code: 74) }
         } catch let failure as Failure {
             fail(failure)
         }

@@ -1,31 +1,69 @@
 import ArgumentParser
+import Foundation
+import OverscrollKit
 import OverscrollSDL
 
-/// `overscroll` with no subcommand: the interactive window.
+/// `overscroll` with no subcommand: the interactive window, or a kiosk.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Open the window (the default).")
 
     @OptionGroup var behaviour: BehaviourOptions
 
-    @Option(help: "Window size in points, WxH.")
-    var size = SizeArgument(width: 480, height: 800)
+    @Option(help: ArgumentHelp("Window size in points (default 480x800).", valueName: "WxH"))
+    var size: SizeArgument?
 
     @Flag(help: "Fill the screen.")
     var fullscreen = false
 
+    @Flag(help: "Kiosk: fullscreen, cursor hidden, touch only, no key quits; stop it with SIGTERM.")
+    var kiosk = false
+
+    @Option(help: ArgumentHelp("Open on this display (0 is the first).", valueName: "n"))
+    var display: Int?
+
+    @Flag(help: "In a kiosk, accept the mouse as well as touch.")
+    var mouse = false
+
+    @Option(help: ArgumentHelp("Write a frame-timing report into this new or empty directory (on quit, SIGINT or SIGTERM; frames.csv streams as it runs).", valueName: "dir"))
+    var report: String?
+
+    /// sysexits: 73 for an output that can't be created, 69 for a display that can't open.
+    static func status(_ error: LaunchError) -> Int32 {
+        switch error {
+        case .display: 69
+        case .output: 73
+        }
+    }
+
+    func validate() throws {
+        if let display, display < 0 { throw ValidationError("--display must be 0 or more, e.g. --display 1") }
+    }
+
     func run() throws {
         do {
-            let settings = try behaviour.settings()
-            var display = Display.Options()
-            display.width = size.width
-            display.height = size.height
-            display.fullscreen = fullscreen
-            let app = try LiveApp(settings: settings, display: display, warn: warn)
-            app.run()
+            let file = try behaviour.configFile()
+            var settings = try behaviour.settings(config: file)
+            let isKiosk = kiosk || file?.bool("kiosk") == true
+            settings.acceptMouse = !isKiosk || mouse || file?.bool("mouse") == true
+            var options = Display.Options()
+            let windowSize = size ?? file?.string("size").flatMap(SizeArgument.init(argument:)) ?? SizeArgument(width: 480, height: 800)
+            options.width = windowSize.width
+            options.height = windowSize.height
+            options.fullscreen = isKiosk || fullscreen || file?.bool("fullscreen") == true
+            options.hideCursor = isKiosk && !settings.acceptMouse
+            options.displayIndex = display ?? file?.number("display").map { Int($0) } ?? 0
+            var live = LiveApp.Options()
+            live.kiosk = isKiosk
+            live.environment = ProcessInfo.processInfo.environment
+            live.reportDirectory = report ?? file?.string("report")
+            live.programVersion = Version.string
+            let app: LiveApp
+            do { app = try LiveApp(settings: settings, display: options, options: live, warn: warn) } catch {
+                throw Failure(error.description, code: Self.status(error))
+            }
+            if let reportError = app.run() { throw Failure(reportError, code: 74) }
         } catch let failure as Failure {
             fail(failure)
-        } catch let error as SDLError {
-            fail(Failure(error.description, code: 69))
         }
     }
 }

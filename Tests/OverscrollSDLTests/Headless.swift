@@ -1,6 +1,11 @@
 import CSDL
+import Testing
 import OverscrollKit
 @testable import OverscrollSDL
+
+/// SDL is one global state per process: every suite that touches it is nested in this
+/// one, so they run one test at a time, never two SDL sessions at once.
+@Suite(.serialized) struct SDLSuite {}
 
 /// Draws models headless (SDL's offscreen driver, software renderer) and reads the pixels
 /// back. `scale` 2 draws a 2x-density frame: the same points, twice the pixels.

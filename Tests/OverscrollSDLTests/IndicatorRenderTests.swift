@@ -35,7 +35,7 @@ func measuredSweep(_ image: Image, indicator: IndicatorScene, width: Double, sca
     return Double(covered) / Double(steps)
 }
 
-@Suite(.serialized) struct IndicatorRenderTests {
+extension SDLSuite { @Suite struct IndicatorRenderTests {
     @Test(arguments: [1.0, 2.0])
     func theArcSweepFollowsThePull(scale: Double) throws {
         let headless = try Headless(scale: scale)
@@ -110,4 +110,5 @@ func measuredSweep(_ image: Image, indicator: IndicatorScene, width: Double, sca
         let later = headless.render(model).meanBrightness
         #expect(abs(later - unflashed) < 5)
     }
+}
 }

@@ -4,8 +4,7 @@ import OverscrollKit
 import Testing
 @testable import OverscrollSDL
 
-/// SDL is one global state per process: these suites run one test at a time.
-@Suite(.serialized) struct RenderTests {
+extension SDLSuite { @Suite struct RenderTests {
     @Test func rowsAreDrawnWhereTheLayoutSaysOnTheRightBackground() throws {
         let headless = try Headless()
         var config = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
@@ -55,4 +54,5 @@ import Testing
         #expect(image.at(10, 5) == RGB(Palette.gap))
         #expect(image.at(460, Int(pull) + 10) == RGB(Palette.rowEven))
     }
+}
 }

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Talks to systemd's service manager through `$NOTIFY_SOCKET` (sd_notify's protocol, no
+/// libsystemd needed): READY=1 once the first frame is on screen, WATCHDOG=1 from the
+/// render loop so a frozen loop gets the service restarted, STOPPING=1 on the way out.
+/// Sends are non-blocking datagrams: a missing or slow manager never holds up a frame.
+public final class SystemdNotifier {
+    private var socket: Int32 = -1
+    private var address = sockaddr_un()
+    private var addressLength: socklen_t = 0
+    /// Ping at half the watchdog period, as sd_watchdog_enabled(3) recommends.
+    public let watchdogInterval: Double?
+    private var lastPing = -Double.infinity
+
+    public init(environment: [String: String]) {
+        if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0,
+           environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true {
+            watchdogInterval = usec / 1_000_000 / 2
+        } else {
+            watchdogInterval = nil
+        }
+        guard var path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return }
+        // A leading '@' names a socket in the abstract namespace.
+        let abstract = path.hasPrefix("@")
+        if abstract { path.removeFirst() }
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count + (abstract ? 1 : 0) < capacity else { return }
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let offset = abstract ? 1 : 0      // abstract: first byte stays NUL
+            for (i, b) in bytes.enumerated() { raw[offset + i] = b }
+        }
+        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 1 : 1))
+        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    }
+
+    deinit { if socket >= 0 { close(socket) } }
+
+    public var isActive: Bool { socket >= 0 }
+
+    public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
+
+    public func stopping() { send("STOPPING=1") }
+
+    /// Call every frame; pings only as often as the watchdog needs.
+    public func frame(now: Double) {
+        guard let interval = watchdogInterval, now - lastPing >= interval else { return }
+        lastPing = now
+        send("WATCHDOG=1")
+    }
+
+    private func send(_ message: String) {
+        guard socket >= 0 else { return }
+        var text = message
+        text.withUTF8 { buffer in
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                    _ = sendto(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), sa, addressLength)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@Suite struct ConfigFileTests {
+    @Test func settingsComeFromTheFileAndFlagsWin() throws {
+        let config = try CLI.write("""
+            # kiosk settings
+            threshold = 50
+            refresh-duration = "300ms"
+            flash = false
+            """, to: "ok.toml")
+        let trace = CLI.temporaryPath("cfg.csv")
+        let script = try CLI.write("down 240 100\nmove 240 220 300ms\nwait 100ms\nup\nwait 2s\n", to: "pull.txt")
+        // 120 pt of finger travel is ~63 pt visible: past 50, short of the default 120.
+        var r = try CLI.run(["replay", script, "--config", config, "--trace", trace])
+        #expect(r.status == 0, "\(r.stderr)")
+        var t = try Trace(path: trace)
+        let start = try #require(t.rows.firstIndex { $0["events"] == "refresh-start" })
+        let end = try #require(t.rows.firstIndex { $0["events"] == "refresh-end" })
+        #expect(abs(t.double(end, "t_ms") - t.double(start, "t_ms") - 300) <= 16.667)
+        // The flag wins over the file.
+        r = try CLI.run(["replay", script, "--config", config, "--threshold", "120", "--trace", trace])
+        #expect(r.status == 0)
+        t = try Trace(path: trace)
+        #expect(!t.rows.contains { $0["events"] == "refresh-start" })
+    }
+
+    @Test(arguments: [
+        ("threshold = 50\ncolour = \"red\"\n", ":2: unknown key 'colour'"),
+        ("\n\nthreshold = -3\n", ":3: 'threshold' must be a number of points greater than 0"),
+        ("rotate = 45\n", ":1: 'rotate' must be 0, 90, 180 or 270"),
+        ("refresh-timeout = \"soon\"\n", ":1: 'refresh-timeout' must be a duration greater than 0"),
+        ("flash = \"no\"\n", ":1: 'flash' must be true or false"),
+        ("threshold = = 3\n", ":1:"),
+    ])
+    func badFilesNameTheFileLineKeyAndWhatIsAllowed(text: String, expected: String) throws {
+        let config = try CLI.write(text, to: "bad.toml")
+        let r = try CLI.run(["replay", "Assets/gestures/drag.txt", "--config", config])
+        #expect(r.status == 78, "\(r.stderr)")
+        #expect(r.stderr.contains(config + expected), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func aMissingConfigFileIsAClearError() throws {
+        let r = try CLI.run(["replay", "Assets/gestures/drag.txt", "--config", "/nonexistent.toml"])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("/nonexistent.toml"))
+    }
+}

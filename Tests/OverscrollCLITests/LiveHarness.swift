@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private X server (Xvfb) for tests that need the real window, and helpers to drive it
+/// with xdotool. Each test gets its own display number, so they can run in parallel.
+final class XServer {
+    let display: String
+    private let process: Process
+
+    /// nil when Xvfb is not installed (the test then records an issue instead of passing).
+    init?(width: Int = 800, height: Int = 900) throws {
+        guard let xvfb = Tools.find("Xvfb") else { return nil }
+        let pipe = Pipe()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: xvfb)
+        // -displayfd: Xvfb picks a free display and writes its number to the pipe.
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var number = ""
+        let handle = pipe.fileHandleForReading
+        while !number.hasSuffix("\n") {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            number += String(decoding: byte, as: UTF8.self)
+        }
+        display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit {
+        // SIGKILL: a test runner's worker thread may hand its children a blocked SIGTERM.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Runs a tool (xdotool, xwininfo) against this display and returns its output.
+    @discardableResult
+    func tool(_ name: String, _ arguments: [String]) throws -> String {
+        guard let path = Tools.find(name) else { throw ToolMissing(name: name) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        p.environment = ["DISPLAY": display, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Waits for a window titled `name` and returns its id.
+    func window(named name: String, timeout: Double = 10) throws -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let ids = try tool("xdotool", ["search", "--name", "^\(name)$"]).split(separator: "\n")
+            if let id = ids.first { return String(id) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    /// The size of the window titled `name`, looked up afresh (SDL may replace its first
+    /// window while going fullscreen), retried for up to `timeout`.
+    func size(ofWindowNamed name: String, timeout: Double = 3) throws -> (width: Int, height: Int) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var size = (width: -1, height: -1)
+        while Date() < deadline {
+            if let window = try window(named: name, timeout: 1) {
+                size = try geometry(of: window)
+                if size.width > 0 { return size }
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return size
+    }
+
+    /// Window geometry (x, y, width, height) from xwininfo.
+    func geometry(of window: String) throws -> (width: Int, height: Int) {
+        let info = try tool("xwininfo", ["-id", window])
+        func value(_ key: String) -> Int {
+            let line = info.split(separator: "\n").first { $0.contains(key) } ?? ""
+            return Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? -1
+        }
+        return (value("Width:"), value("Height:"))
+    }
+}
+
+struct ToolMissing: Error { var name: String }
+
+enum Tools {
+    static func find(_ name: String) -> String? {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        return nil
+    }
+}
+
+/// The app running live on an X server.
+final class LiveApp {
+    let process = Process()
+    private let stderrPipe = Pipe()
+
+    init(_ arguments: [String], on server: XServer, environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: CLI.packageRoot)
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = server.display
+        env["SDL_AUDIODRIVER"] = "dummy"
+        env["SDL_VIDEODRIVER"] = "x11"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderrPipe
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Waits for the process to end; nil if it is still running after `timeout`.
+    func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// CPU seconds (user + system) the process has used, from /proc.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return -1 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // Fields after the command: state is [0], utime [11], stime [12] (in clock ticks).
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (Double(fields[11])! + Double(fields[12])!) / ticks
+    }
+
+    var stderr: String {
+        String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
+    }
+}

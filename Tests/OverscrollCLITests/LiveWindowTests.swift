@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real program in a real X11 window (Xvfb), driven from outside.
+@Suite struct LiveWindowTests {
+    @Test func theWindowOpensAndEscQuits() throws {
+        let server = try #require(try XServer(), "Xvfb is needed: script/bootstrap --test installs it")
+        let app = try LiveApp(["--no-sound"], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        let size = try server.geometry(of: window)
+        #expect(size.width == 480 && size.height == 800)
+        try server.tool("xdotool", ["key", "--window", window, "Escape"])
+        #expect(app.waitForExit(timeout: 3) == 0)
+    }
+
+    @Test func whenNothingMovesItSleeps() throws {
+        let server = try #require(try XServer())
+        let app = try LiveApp(["--no-sound"], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        Thread.sleep(forTimeInterval: 1)
+        let before = app.cpuSeconds
+        Thread.sleep(forTimeInterval: 2)
+        let idle = app.cpuSeconds - before
+        // A loop redrawing a still screen at 60 fps would burn a good part of a core.
+        #expect(idle < 0.1, "idle for 2 s used \(idle) s of CPU")
+        // A drag wakes it up: it draws again.
+        let busyStart = app.cpuSeconds
+        try server.tool("xdotool", ["mousemove", "--window", window, "240", "600", "mousedown", "1"])
+        for y in stride(from: 590, through: 300, by: -10) {
+            try server.tool("xdotool", ["mousemove", "--window", window, "240", "\(y)"])
+        }
+        try server.tool("xdotool", ["mouseup", "1"])
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(app.cpuSeconds > busyStart)
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 2) == 0)
+    }
+
+    @Test func sigtermAndSigintEndItPromptly() throws {
+        let server = try #require(try XServer())
+        for signal in [SIGTERM, SIGINT] {
+            let app = try LiveApp(["--no-sound"], on: server)
+            _ = try #require(try server.window(named: "Overscroll"))
+            let start = Date()
+            app.signal(signal)
+            #expect(app.waitForExit(timeout: 2) == 0)
+            #expect(Date().timeIntervalSince(start) < 1)
+        }
+    }
+
+    @Test func aKioskFillsTheScreenAndNoKeyQuitsIt() throws {
+        let server = try #require(try XServer(width: 800, height: 600))
+        let app = try LiveApp(["--kiosk", "--no-sound"], on: server)
+        Thread.sleep(forTimeInterval: 0.5)
+        let size = try server.size(ofWindowNamed: "Overscroll")
+        #expect(size.width == 800 && size.height == 600, "\(size)")
+        let window = try #require(try server.window(named: "Overscroll"))
+        try server.tool("xdotool", ["key", "--window", window, "Escape"])
+        try server.tool("xdotool", ["key", "--window", window, "F2"])
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(app.process.isRunning)
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 2) == 0)
+    }
+
+    @Test func itTellsSystemdItIsReadyAndPingsTheWatchdog() throws {
+        let server = try #require(try XServer())
+        let socketPath = CLI.temporaryPath("notify.sock")
+        let receiver = try DatagramReceiver(path: socketPath)
+        let app = try LiveApp(["--no-sound"], on: server,
+                              environment: ["NOTIFY_SOCKET": socketPath, "WATCHDOG_USEC": "400000"])
+        var messages: [String] = []
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && messages.filter({ $0 == "WATCHDOG=1" }).count < 3 {
+            if let m = receiver.receive(timeout: 0.5) { messages.append(m) }
+        }
+        #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
+        // Pinged while idle too (the loop sleeps on input but wakes for the watchdog).
+        #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 3, "\(messages)")
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 2) == 0)
+        var rest: [String] = []
+        let end = Date().addingTimeInterval(3)
+        while Date() < end, let m = receiver.receive(timeout: 0.5) { rest.append(m) }
+        #expect(rest.contains("STOPPING=1"))
+    }
+}
+
+/// A Unix datagram socket standing in for systemd's notify socket.
+final class DatagramReceiver {
+    private let fd: Int32
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.EADDRINUSE) }
+    }
+
+    deinit { close(fd) }
+
+    func receive(timeout: Double) -> String? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+    }
+}
