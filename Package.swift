@@ -6,12 +6,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "overscroll", targets: ["overscroll"]),
+        .executable(name: "overscroll-bench", targets: ["overscroll-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
     ],
     targets: [
         // The C edge: SDL2 and SDL2_ttf from Debian's libsdl2-dev / libsdl2-ttf-dev.
@@ -34,6 +36,14 @@ let package = Package(
                 "OverscrollKit", "OverscrollSDL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        // Figures, not tests: frame cost, allocations per frame, arc cost, profiler cost, soak.
+        .executableTarget(
+            name: "overscroll-bench",
+            dependencies: [
+                "OverscrollKit", "OverscrollSDL", "CSDL",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
         .testTarget(

@@ -25,6 +25,11 @@ public struct AppSettings: Sendable {
         self.fontPath = fontPath
     }
 
+    /// The model these settings describe, without a display (benchmarks, tools).
+    public func makeModelForBenchmark(width: Double, height: Double) -> OverscrollModel {
+        makeModel(width: width, height: height, inbox: RefreshInbox())
+    }
+
     func makeModel(width: Double, height: Double, inbox: RefreshInbox) -> OverscrollModel {
         var c = OverscrollModel.Configuration(viewportWidth: width, viewportHeight: height, threshold: threshold)
         c.refreshTimeout = refreshTimeout

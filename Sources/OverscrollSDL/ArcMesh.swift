@@ -94,6 +94,8 @@ public struct ArcMesh {
     /// Submit what was built.
     public func draw(_ renderer: OpaquePointer) {
         guard indexCount > 0 else { return }
+        // Untextured geometry uses the draw blend mode; the feathered edges need blending.
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
         vertices.withUnsafeBufferPointer { v in
             indices.withUnsafeBufferPointer { i in
                 _ = SDL_RenderGeometry(renderer, nil, v.baseAddress, Int32(vertexCount), i.baseAddress, Int32(indexCount))

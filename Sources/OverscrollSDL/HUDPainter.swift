@@ -28,6 +28,7 @@ final class HUDPainter {
         let s = scale
         let panelW = min(width - 16, 240) * s, panelH = 96 * s
         let left = width * s - panelW - 8 * s, top = 8 * s
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 190)
         var panel = SDL_FRect(x: Float(left), y: Float(top), w: Float(panelW), h: Float(panelH))
         SDL_RenderFillRectF(renderer, &panel)

@@ -14,7 +14,6 @@ public final class Painter {
         self.display = display
         self.text = text
         self.scale = scale
-        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
     }
 
     public func setScale(_ newScale: Double) throws(SDLError) {
@@ -28,9 +27,10 @@ public final class Painter {
         setColor(Palette.gap)
         SDL_RenderClear(renderer)
 
-        // The list's own background from its top edge down (shows below short content).
-        let top = max(0, scene.contentTop * s)
-        if top < height { fill(x: 0, y: top, w: width, h: height - top, Palette.background) }
+        // The list's own background below its last row (short content, or a bounce past
+        // the bottom); rows paint the rest, so nothing is filled twice.
+        let bottom = max(0, (scene.contentTop + Double(rows.count) * layout.rowHeight) * s)
+        if bottom < height { fill(x: 0, y: bottom, w: width, h: height - bottom, Palette.background) }
 
         let rowHeight = layout.rowHeight * s
         for index in scene.visibleRows {
@@ -77,7 +77,10 @@ public final class Painter {
     // MARK: Primitives
 
     private func setColor(_ c: SDL_Color, alpha: Double = 1) {
-        SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, UInt8(max(0, min(255, (Double(c.a) * alpha).rounded()))))
+        let a = UInt8(max(0, min(255, (Double(c.a) * alpha).rounded())))
+        // Opaque fills skip blending: on the software renderer that is most of a frame.
+        SDL_SetRenderDrawBlendMode(renderer, a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, a)
     }
 
     private func fill(x: Double, y: Double, w: Double, h: Double, _ color: SDL_Color, alpha: Double = 1) {

@@ -88,6 +88,8 @@ public final class ReplayRunner {
         var event = SDL_Event()
         var finished = false
         let period = 1 / Double(options.fps)
+        /// Where real and virtual time were when the virtual clock began following real time.
+        var following: (real: Double, virtual: Double)?
         while !finished {
             let frameStart = MonotonicClock.now()
             var quit = false
@@ -123,11 +125,19 @@ public final class ReplayRunner {
             }
             finished = driver.endFrame(model: session.model) || quit
             // Real work (a refresh command) runs on the wall clock: while it runs, the
-            // virtual clock follows real time so its duration and timeout mean what they
-            // mean live.
+            // virtual clock follows real time — each frame waits until real time has
+            // caught up with it — so its duration and timeout mean what they mean live.
             if session.settings.refreshIsRealTime && session.model.refresh.isRefreshing {
-                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000_000 / options.fps)
-                nanosleep(&pause, nil)
+                let anchor = following ?? (real: MonotonicClock.now(), virtual: time)
+                following = anchor
+                let due = anchor.real + (driver.time - anchor.virtual)
+                let wait = due - MonotonicClock.now()
+                if wait > 0 {
+                    var pause = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
+                    nanosleep(&pause, nil)
+                }
+            } else {
+                following = nil
             }
         }
         trace?.flush()
@@ -138,4 +148,7 @@ public final class ReplayRunner {
 
     /// The profiler's view of the run, for a benchmark's figures.
     public var profiler: FrameProfiler { session.profiler }
+
+    /// How many rows the list holds now.
+    public var rowCount: Int { session.model.rows.count }
 }

@@ -66,7 +66,7 @@ final class Session {
 
     /// Apply this frame's inputs (already in the app's frame) at their own times, then
     /// move the model to `time`.
-    func update<Inputs: Sequence<TimedInput>>(_ inputs: Inputs, to time: Double) {
+    func update(_ inputs: [TimedInput], to time: Double) {
         model.step(inputs, to: time)
         if model.events.contains(.feedback) { sound.play() }
     }

@@ -45,9 +45,11 @@ public struct ReplayDriver: Sendable {
 
 extension OverscrollModel {
     /// One frame of model time: this frame's inputs at their own times, then `time`.
-    public mutating func step<Inputs: Sequence<TimedInput>>(_ inputs: Inputs, to time: Double) {
+    /// Takes an array, not any Sequence: a generic called across modules is not
+    /// specialized, and its boxed iterator allocated on every frame.
+    public mutating func step(_ inputs: [TimedInput], to time: Double) {
         beginFrame()
-        for input in inputs { handle(input) }
+        for index in inputs.indices { handle(inputs[index]) }
         advance(to: time)
     }
 }
