@@ -22,12 +22,13 @@ final class HUDPainter {
         jankBars.reserveCapacity(capacity)
     }
 
-    func draw(profiler: FrameProfiler, text: TextCache, scale: Double, width: Double) {
+    /// Drawn at the bottom right, away from the refresh indicator and the error banner.
+    func draw(profiler: FrameProfiler, text: TextCache, scale: Double, width: Double, height: Double) {
         let renderer = display.renderer
         profiler.copyHUDSamples(into: &samples)
         let s = scale
         let panelW = min(width - 16, 240) * s, panelH = 96 * s
-        let left = width * s - panelW - 8 * s, top = 8 * s
+        let left = width * s - panelW - 8 * s, top = height * s - panelH - 8 * s
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 190)
         var panel = SDL_FRect(x: Float(left), y: Float(top), w: Float(panelW), h: Float(panelH))
@@ -64,7 +65,9 @@ final class HUDPainter {
         let jank = profiler.overall.jankyFrames
         if jank != shownJank {
             shownJank = jank
-            label = "budget \(Int((profiler.refreshPeriod * 10000).rounded()) / 10) ms · janky \(jank)"
+            // Rebuilt only when the count changes, so not a per-frame allocation.
+            let budget = (profiler.refreshPeriod * 10000).rounded() / 10
+            label = "budget \(budget) ms · janky \(jank)"
         }
         if let entry = text.label(label) {
             var dst = SDL_FRect(x: Float(left + 8 * s), y: Float(top + 2 * s), w: Float(entry.width), h: Float(entry.height))

@@ -35,17 +35,8 @@ public final class LiveApp {
             event.type = SDL_USEREVENT.rawValue
             SDL_PushEvent(&event)
         })
-        let report = try options.reportDirectory.map { directory throws(LaunchError) in
-            do {
-                return try ReportWriter(directory: directory, metadata: ReportMetadata(
-                    programVersion: options.programVersion, videoDriver: display.videoDriver,
-                    renderDriver: display.renderDriver,
-                    windowPoints: .init(width: Int(display.sizeInPoints.width), height: Int(display.sizeInPoints.height)),
-                    windowPixels: .init(width: display.sizeInPixels.width, height: display.sizeInPixels.height),
-                    refreshPeriodMs: display.refreshPeriod * 1000, vsync: display.vsync,
-                    startTime: ReportMetadata.timestamp(), mode: "live"))
-            } catch { throw LaunchError.output("\(error)") }
-        }
+        let report = try display.openReport(in: options.reportDirectory, programVersion: options.programVersion,
+                                            mode: "live", refreshPeriod: display.refreshPeriod, vsync: display.vsync)
         do {
             session = try Session(display: display, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
                                   report: report, warn: warn)
@@ -83,6 +74,7 @@ public final class LiveApp {
                 slept = true
             }
             let frameStart = MonotonicClock.now()
+            let cpuStart = ThreadCPUClock.now()
             while running && SDL_PollEvent(&event) != 0 {
                 running = handle(event)
             }
@@ -100,7 +92,8 @@ public final class LiveApp {
             session.record(FrameTiming(
                 frame: frame, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
                 renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
-                interval: interval, latency: oldestArrival.map { presentDone - $0 }, state: UIState(model: session.model)))
+                interval: interval, latency: oldestArrival.map { presentDone - $0 }, state: UIState(model: session.model),
+                threadCPUTime: ThreadCPUClock.now() - cpuStart))
             if frame == 0 { notifier.ready(status: "showing \(session.model.rows.count) rows") }
             notifier.frame(now: presentDone)
             frame += 1

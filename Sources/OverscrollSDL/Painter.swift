@@ -8,6 +8,8 @@ public final class Painter {
     private var renderer: OpaquePointer { display.renderer }
     public let text: TextCache
     private var mesh = ArcMesh()
+    /// The banner's message cut to fit, worked out once per message and width.
+    private var bannerFit: (message: String, width: Double, text: String)?
     public private(set) var scale: Double
 
     public init(display: Display, text: TextCache, scale: Double) {
@@ -68,10 +70,30 @@ public final class Painter {
         let s = scale
         let margin = 12 * s, h = 40 * s
         fill(x: margin, y: margin, w: width - 2 * margin, h: h, Palette.errorBanner, alpha: 0.95 * banner.opacity)
-        if let label = text.label(banner.message) {
+        if let label = text.label(fitted(banner.message, width: width - 2 * margin - 16 * s)) {
             let x = max(margin + 8 * s, (width - Double(label.width)) / 2)
             blit(label, x: x, y: margin + (h - Double(label.height)) / 2, color: Palette.flash, alpha: banner.opacity)
         }
+    }
+
+    /// `message`, cut with an ellipsis so it fits in `width` pixels. Rasterizes a few
+    /// candidates when a new message appears; afterwards it is a comparison per frame.
+    private func fitted(_ message: String, width: Double) -> String {
+        if let fit = bannerFit, fit.message == message, fit.width == width { return fit.text }
+        var result = message
+        if let full = text.label(message), Double(full.width) > width {
+            var characters = Array(message)
+            var low = 0, high = characters.count
+            while low < high {        // the longest prefix that fits, with "…"
+                let mid = (low + high + 1) / 2
+                let candidate = String(characters[..<mid]) + "…"
+                if let entry = text.label(candidate), Double(entry.width) <= width { low = mid } else { high = mid - 1 }
+            }
+            characters = Array(characters[..<low])
+            result = String(characters) + "…"
+        }
+        bannerFit = (message, width, result)
+        return result
     }
 
     // MARK: Primitives

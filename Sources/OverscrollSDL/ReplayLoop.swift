@@ -24,6 +24,9 @@ public final class ReplayRunner {
         public var scriptName: String?
         /// Play the script this many times in a row (a soak).
         public var repeatCount = 1
+        /// Called every `checkpointInterval` frames with the frame number (a soak's RSS log).
+        public var checkpointInterval = 0
+        public var checkpoint: ((Int) -> Void)?
 
         public init(script: GestureScript) { self.script = script }
     }
@@ -56,16 +59,9 @@ public final class ReplayRunner {
         let shown: Display
         do { shown = try Display(display) } catch { throw .display(error) }
         let period = 1 / Double(options.fps)
-        let report = try options.reportDirectory.map { directory throws(LaunchError) in
-            do {
-                return try ReportWriter(directory: directory, metadata: ReportMetadata(
-                    programVersion: options.programVersion, videoDriver: shown.videoDriver, renderDriver: shown.renderDriver,
-                    windowPoints: .init(width: Int(shown.sizeInPoints.width), height: Int(shown.sizeInPoints.height)),
-                    windowPixels: .init(width: shown.sizeInPixels.width, height: shown.sizeInPixels.height),
-                    refreshPeriodMs: period * 1000, vsync: false, startTime: ReportMetadata.timestamp(),
-                    mode: "replay", fps: options.fps, script: options.scriptName))
-            } catch { throw LaunchError.output("\(error)") }
-        }
+        let report = try shown.openReport(in: options.reportDirectory, programVersion: options.programVersion,
+                                          mode: "replay", refreshPeriod: period, vsync: false,
+                                          fps: options.fps, script: options.scriptName)
         // The budget is the virtual frame period: replay paces the model at exactly 1/fps.
         do {
             session = try Session(display: shown, settings: settings, inbox: RefreshInbox(), refreshPeriod: period,
@@ -92,6 +88,7 @@ public final class ReplayRunner {
         var following: (real: Double, virtual: Double)?
         while !finished {
             let frameStart = MonotonicClock.now()
+            let cpuStart = ThreadCPUClock.now()
             var quit = false
             while SDL_PollEvent(&event) != 0 {
                 if session.translator.translate(event, windowSize: session.display.sizeInPoints) == .quit { quit = true }
@@ -117,13 +114,15 @@ public final class ReplayRunner {
             session.record(FrameTiming(
                 frame: frame, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
                 renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
-                interval: period, latency: inputs.isEmpty ? nil : time - oldest, state: UIState(model: session.model)))
+                interval: period, latency: inputs.isEmpty ? nil : time - oldest, state: UIState(model: session.model),
+                threadCPUTime: ThreadCPUClock.now() - cpuStart))
             if let trace {
                 row.clear()
                 TraceFormat.appendRow(&row, frame: frame, model: session.model)
                 trace.write(row.bytes)
             }
             finished = driver.endFrame(model: session.model) || quit
+            if options.checkpointInterval > 0, frame % options.checkpointInterval == 0 { options.checkpoint?(frame) }
             // Real work (a refresh command) runs on the wall clock: while it runs, the
             // virtual clock follows real time — each frame waits until real time has
             // caught up with it — so its duration and timeout mean what they mean live.

@@ -75,13 +75,13 @@ final class Session {
         let scene = Scene(model: model, flashEnabled: settings.flash)
         guard settings.rotation != .none, let target = rotationTarget() else {
             painter.draw(scene, rows: model.rows, layout: model.configuration.layout)
-            drawHUD(width: scene.width)
+            drawHUD(width: scene.width, height: scene.height)
             return
         }
         let renderer = display.renderer
         SDL_SetRenderTarget(renderer, target.texture)
         painter.draw(scene, rows: model.rows, layout: model.configuration.layout)
-        drawHUD(width: scene.width)
+        drawHUD(width: scene.width, height: scene.height)
         SDL_SetRenderTarget(renderer, nil)
         let (w, h) = display.sizeInPixels
         var destination = SDL_Rect(x: Int32(w / 2) - target.width / 2, y: Int32(h / 2) - target.height / 2,
@@ -89,9 +89,9 @@ final class Session {
         SDL_RenderCopyEx(renderer, target.texture, nil, &destination, Double(settings.rotation.rawValue), nil, SDL_FLIP_NONE)
     }
 
-    private func drawHUD(width: Double) {
+    private func drawHUD(width: Double, height: Double) {
         guard hudVisible else { return }
-        hud.draw(profiler: profiler, text: painter.text, scale: painter.scale, width: width)
+        hud.draw(profiler: profiler, text: painter.text, scale: painter.scale, width: width, height: height)
     }
 
     /// The window's size or density changed: resize the model and re-rasterize text.

@@ -69,8 +69,11 @@ func script(_ path: String) -> GestureScript {
     do { return try GestureScript(parsing: text) } catch { fail("\(path):\(error.line):\(error.column): \(error.message)", code: 65) }
 }
 
-func runner(script: GestureScript, size: (Int, Int), repeats: Int = 1) -> ReplayRunner {
+func runner(script: GestureScript, size: (Int, Int), repeats: Int = 1,
+            checkpoint: ((Int) -> Void)? = nil) -> ReplayRunner {
     var options = ReplayRunner.Options(script: script)
+    options.checkpoint = checkpoint
+    options.checkpointInterval = checkpoint == nil ? 0 : 100_000
     options.width = size.0
     options.height = size.1
     options.repeatCount = repeats
@@ -222,13 +225,15 @@ case "soak":
     let parsed = script(option("--script") ?? "Assets/gestures/benchmark.txt")
     // Each playthrough is about 1 300 frames at 60 fps.
     let perPlay = max(1, Int(parsed.duration * 60) + 120)
-    let r = runner(script: parsed, size: size, repeats: max(1, frames / perPlay))
     let startRSS = rssKiB()
+    let r = runner(script: parsed, size: size, repeats: max(1, (frames + perPlay - 1) / perPlay)) { frame in
+        print("  frame \(frame): RSS \(rssKiB() / 1024) MiB")
+    }
     let start = MonotonicClock.now()
     let result = r.run()
     let elapsed = MonotonicClock.now() - start
     print("soak: \(result.summary.frames) frames at \(size.0)x\(size.1) in \(Int(elapsed)) s (\(Int(Double(result.summary.frames) / elapsed)) frames/s)")
-    print("  RSS start \(startRSS / 1024) MiB, end \(rssKiB() / 1024) MiB; rows \(r.rowCount)")
+    print("  RSS before the display opened \(startRSS / 1024) MiB, at the end \(rssKiB() / 1024) MiB; rows \(r.rowCount) (capped at 5000)")
 
 default:
     fail("unknown mode '\(mode)'\n\(usage)")

@@ -63,19 +63,16 @@ import Testing
         #expect(abs(t.cpuTime - 0.011) < 1e-12)
     }
 
-    @Test func monotonicClockAdvancesAndIsCheap() {
+    // Its cost is a benchmark figure (`overscroll-bench profiler`), not a timed test.
+    @Test func monotonicClockNeverRunsBackwards() {
         let a = MonotonicClock.now()
         var last = a
-        let calls = 200_000
-        for _ in 0..<calls {
+        for _ in 0..<200_000 {
             let now = MonotonicClock.now()
             #expect(now >= last)
             last = now
         }
-        let perCall = (last - a) / Double(calls)
         #expect(last > a)
-        // Generous for a debug build on a busy machine; the vDSO read is ~20–50 ns.
-        #expect(perCall < 1e-6, "\(perCall * 1e9) ns per call")
     }
 }
 

@@ -85,7 +85,7 @@ public struct Scene: Sendable {
         let pull = model.scroll.pull
         // Centred in the gap while the gap is small, then riding just above the content.
         let centerY = max(pull / 2, pull - c.indicatorExtent / 2)
-        let radius = 12.0, thickness = 3.0
+        let radius = 14.0, thickness = 3.5
         switch model.refresh.state {
         case .idle, .pulling, .armed:
             guard pull >= c.minimumPull else { return nil }

@@ -15,10 +15,15 @@ public struct FrameTiming: Sendable, Equatable {
     /// Input-to-present latency of the oldest input handled this frame; nil when none.
     public var latency: Double?
     public var state: UIState
+    /// CPU time this thread actually spent on the frame (CLOCK_THREAD_CPUTIME_ID), when
+    /// the loop measured it. A present that blocks for vsync is waiting, not working:
+    /// wall-clock phases would count the wait as CPU.
+    public var threadCPUTime: Double?
 
     public init(frame: Int, frameStart: Double, inputDone: Double, updateDone: Double,
                 renderDone: Double, presentStart: Double, presentDone: Double,
-                interval: Double, latency: Double? = nil, state: UIState) {
+                interval: Double, latency: Double? = nil, state: UIState, threadCPUTime: Double? = nil) {
+        self.threadCPUTime = threadCPUTime
         self.frame = frame
         self.frameStart = frameStart
         self.inputDone = inputDone
@@ -35,9 +40,10 @@ public struct FrameTiming: Sendable, Equatable {
     public var updateTime: Double { updateDone - inputDone }
     public var renderTime: Double { renderDone - updateDone }
     public var presentTime: Double { presentDone - presentStart }
-    /// The CPU's part of the frame: the work up to the draw, plus the present call. The gap
-    /// between draw and present (if the loop has one) is not work, so it is left out.
-    public var cpuTime: Double { (renderDone - frameStart) + (presentDone - presentStart) }
+    /// The CPU's part of the frame: the thread's measured CPU time when there is one;
+    /// otherwise the work up to the draw plus the present call. The gap between draw and
+    /// present (if the loop has one) is not work, so it is left out.
+    public var cpuTime: Double { threadCPUTime ?? (renderDone - frameStart) + (presentDone - presentStart) }
 
     public func duration(of phase: FramePhase) -> Double {
         switch phase {
