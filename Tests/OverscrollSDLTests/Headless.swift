@@ -31,6 +31,11 @@ final class Headless {
 
     func render(_ model: OverscrollModel, flash: Bool = true) -> Image {
         painter.draw(Scene(model: model, flashEnabled: flash), rows: model.rows, layout: model.configuration.layout)
+        return readPixels()
+    }
+
+    /// What is on the render target now.
+    func readPixels() -> Image {
         SDL_RenderFlush(display.renderer)
         let (w, h) = display.sizeInPixels
         var pixels = [UInt32](repeating: 0, count: w * h)
