@@ -78,8 +78,12 @@ public final class LiveApp {
             while running && SDL_PollEvent(&event) != 0 {
                 running = handle(event)
             }
+            // Only now is the frame's model time known (a stall is cut out of it): place the
+            // events, stamped on the real clock, inside this frame's span of model time.
+            let frameTime = clock.frame()
+            for i in inputs.indices { inputs[i].time = clock.modelTime(ofStamp: inputs[i].time) }
             let inputDone = MonotonicClock.now()
-            session.update(inputs, to: clock.frame())
+            session.update(inputs, to: frameTime)
             let updateDone = MonotonicClock.now()
             session.render()
             let renderDone = MonotonicClock.now()
@@ -120,7 +124,8 @@ public final class LiveApp {
 
     /// Returns false when the app should quit.
     private func handle(_ event: SDL_Event) -> Bool {
-        let time = clock.eventTime(event)
+        // Real seconds for now; `run` turns them into model time once the frame's is known.
+        let time = clock.stamp(of: event)
         switch session.translator.translate(event, windowSize: session.display.sizeInPoints) {
         case .quit:
             // SIGINT/SIGTERM and the window closing always quit; Esc only outside a kiosk,
@@ -152,6 +157,9 @@ struct LiveClock {
     /// Real time cut out of model time so far.
     private var skipped = 0.0
     private var lastFrame: Double?
+    /// Model time of the previous and the current frame: events land between them.
+    private var previousFrameTime = -Double.infinity
+    private var frameTime = -Double.infinity
     static let maxStep = 0.25
 
     /// Real seconds in SDL's epoch.
@@ -164,15 +172,26 @@ struct LiveClock {
         let real = now()
         if let last = lastFrame, real - last > Self.maxStep { skipped += real - last - Self.maxStep }
         lastFrame = real
-        return real - skipped
+        previousFrameTime = frameTime
+        frameTime = real - skipped
+        return frameTime
     }
 
     /// After sleeping on input while nothing moved, the gap is not a stall.
     mutating func resume() { lastFrame = nil }
 
-    /// The event's own time (SDL's ms timestamp) on the model's clock, never later than now.
-    func eventTime(_ event: SDL_Event) -> Double {
-        let stamp = Double(event.common.timestamp) / 1000
-        return min(stamp, now()) - skipped
+    /// The event's own time on the real clock, from SDL's millisecond timestamp. That
+    /// stamp is 32 bits and wraps after 49.7 days (a kiosk gets there): unwrap it against
+    /// the 64-bit tick count.
+    func stamp(of event: SDL_Event) -> Double {
+        let ticks = SDL_GetTicks64()
+        let age = UInt32(truncatingIfNeeded: ticks) &- event.common.timestamp
+        return min(Double(ticks &- UInt64(age)) / 1000, now())
+    }
+
+    /// A real-clock stamp as model time, kept within the current frame's span so a stall
+    /// cut out of model time cannot push an event past the frame that handles it.
+    func modelTime(ofStamp stamp: Double) -> Double {
+        min(max(stamp - skipped, previousFrameTime), frameTime)
     }
 }

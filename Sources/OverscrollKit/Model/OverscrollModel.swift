@@ -90,10 +90,13 @@ public struct OverscrollModel: Sendable {
 
     public mutating func handle(_ input: TimedInput) {
         advance(to: input.time)
-        let t = max(input.time, now)
+        // A broken timestamp (NaN) happens "now", never at an undefined time.
+        let t = input.time.isFinite ? max(input.time, now) : now
         switch input.event {
         case let .pointerDown(id, _, y):
+            let wasDragging = scroll.isDragging
             scroll.pointerDown(id, y: y, at: t)
+            if !wasDragging && scroll.isDragging { apply(refresh.handle(.dragBegan(pull: scroll.pull)), at: t) }
         case let .pointerMove(id, _, y):
             scroll.pointerMove(id, y: y, at: t)
             if scroll.isDragging { apply(refresh.handle(.drag(pull: scroll.pull)), at: t) }
@@ -189,7 +192,8 @@ public struct OverscrollModel: Sendable {
             // The list is new: it is revealed from the top.
             rows = fresh
             scroll.setContentHeight(layout.contentHeight(rows: rows.count), at: t)
-            if scroll.offset > 0 { scroll.shift(by: -scroll.offset, at: t) }
+            // Not under a finger: the content would be yanked away mid-drag.
+            if scroll.offset > 0 && !scroll.isDragging { scroll.shift(by: -scroll.offset, at: t) }
         case .insertAtTop:
             guard !fresh.isEmpty else { return }
             rows.insert(contentsOf: fresh, at: 0)

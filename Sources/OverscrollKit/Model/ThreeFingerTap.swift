@@ -18,7 +18,9 @@ public struct ThreeFingerTap: Sendable {
     public mutating func observe(_ input: TimedInput) -> Bool {
         switch input.event {
         case let .pointerDown(id, x, y):
-            guard id != .mouse else { return false }
+            guard id != .mouse, !fingers.contains(where: { $0.id == id }) else { return false }
+            // A lost "up" must not wedge it: more than a hand's worth of fingers starts over.
+            if fingers.count >= 5 { fingers.removeAll(keepingCapacity: true) }
             if fingers.isEmpty { start = input.time; peak = 0; moved = false }
             fingers.append(Finger(id: id, x: x, y: y))
             peak = max(peak, fingers.count)

@@ -48,6 +48,17 @@ public struct VelocityTracker: Sendable {
         count = min(count + 1, ring.count)
     }
 
+    /// Moves every sample by `delta`: the coordinate they are measured in was re-based
+    /// (the content was re-anchored), which is not motion.
+    public mutating func shift(by delta: Double) {
+        guard delta.isFinite, delta != 0 else { return }
+        var index = newest
+        for _ in 0..<count {
+            ring[index].position += delta
+            index = (index - 1 + ring.count) % ring.count
+        }
+    }
+
     /// Velocity (position units per second) as of `time`, typically the lift time.
     public func velocity(at time: Double) -> Double {
         guard count >= minSamples else { return 0 }

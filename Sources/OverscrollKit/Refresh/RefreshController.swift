@@ -30,6 +30,9 @@ public struct RefreshController: Sendable {
     }
 
     public enum Input: Sendable, Equatable {
+        /// A finger or the mouse took hold of the content, which was pulled `pull` points
+        /// past the top (a bounce caught mid-flight can already be past the threshold).
+        case dragBegan(pull: Double)
         /// The content is pulled `pull` points past the top by a finger or the mouse.
         case drag(pull: Double)
         /// The last pointer lifted at this time.
@@ -85,6 +88,9 @@ public struct RefreshController: Sendable {
     public private(set) var state: State = .idle
     public var configuration: Configuration
     private var nextGeneration = 1
+    /// Whether this drag has been below the threshold: only a crossing from below arms,
+    /// so catching a fling's bounce past the line never gives feedback or a refresh.
+    private var belowThresholdThisDrag = true
 
     public init(configuration: Configuration) { self.configuration = configuration }
 
@@ -111,8 +117,12 @@ public struct RefreshController: Sendable {
     public mutating func handle(_ input: Input) -> Effect? {
         let c = configuration
         switch (state, input) {
+        case (_, .dragBegan(let pull)):
+            belowThresholdThisDrag = pull < c.threshold
+            return nil
         case (.idle, .drag(let pull)), (.pulling, .drag(let pull)):
-            if pull >= c.threshold {
+            if pull < c.threshold { belowThresholdThisDrag = true }
+            if pull >= c.threshold && belowThresholdThisDrag {
                 state = .armed
                 return .feedback
             }
@@ -134,8 +144,10 @@ public struct RefreshController: Sendable {
         case (.refreshing, .completed(let result, let time)):
             return finish(result, at: time)
         case (.refreshing(_, let since), .tick(let now, _)):
-            // The watchdog: work that has not ended by the deadline has failed.
-            if now - since >= c.timeout {
+            // The watchdog: work that has not ended by the deadline has failed. Compared as
+            // `since + timeout`, the very expression `deadline` is built from, so a tick at
+            // the deadline always fires (`now - since` can round just below the timeout).
+            if now >= since + c.timeout {
                 return finish(.failure(Self.timeoutMessage(c.timeout)), at: since + c.timeout)
             }
             return nil

@@ -27,6 +27,10 @@ public struct GestureScript: Sendable, Equatable {
 
     public var lines: [Line]
 
+    /// No single command may take longer than this: a replay runs the whole script, and a
+    /// `move` is sampled every 8 ms.
+    public static let maxCommandDuration = 3600.0
+
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public var line: Int
         public var column: Int
@@ -84,6 +88,7 @@ public struct GestureScript: Sendable, Equatable {
         case "wait":
             guard let d = rest.first else { throw ParseError(line: line, column: head.column + 4, message: "'wait' needs a duration, like 250ms or 1.5s") }
             guard let seconds = DurationFormat.parse(d.text) else { throw fail(d, "'\(d.text)' is not a duration; write it like 250ms or 1.5s") }
+            guard seconds <= maxCommandDuration else { throw fail(d, "'\(d.text)' is too long; a command lasts at most 1 hour") }
             try expectEnd(rest.dropFirst(), line: line)
             return .wait(seconds)
         case "wheel":
@@ -119,6 +124,7 @@ public struct GestureScript: Sendable, Equatable {
             var duration = 0.0
             if let d = rest.first {
                 guard let seconds = DurationFormat.parse(d.text) else { throw fail(d, "'\(d.text)' is not a duration; write it like 250ms or 1.5s") }
+                guard seconds <= maxCommandDuration else { throw fail(d, "'\(d.text)' is too long; a command lasts at most 1 hour") }
                 duration = seconds
                 rest = rest.dropFirst()
             }

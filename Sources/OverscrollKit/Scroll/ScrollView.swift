@@ -124,7 +124,8 @@ public struct ScrollView: Sendable {
     /// Mouse wheel or keyboard: move by `delta` points within the resting range.
     public mutating func scroll(by delta: Double, at time: Double) {
         advance(to: time)
-        guard delta.isFinite, !isDragging else { return }
+        // While dragged or bouncing past an edge, a wheel notch would jump the content.
+        guard delta.isFinite, !isDragging, range.contains(offset) else { return }
         let target = min(max(offset + delta, range.lowerBound), range.upperBound)
         offset = target
         settle(velocity: 0)
@@ -153,6 +154,7 @@ public struct ScrollView: Sendable {
         if case .dragging(var drag) = motion {
             drag.anchorOffset += delta
             drag.requested += delta
+            tracker.shift(by: delta)
             motion = .dragging(drag)
         } else {
             settle(velocity: velocity)
@@ -259,6 +261,9 @@ public struct ScrollView: Sendable {
             let y = pointers.y(of: drag.pointer) ?? drag.anchorY
             drag.anchorY = y
             drag.anchorOffset = unresist(offset)
+            // The un-resisted coordinate moved under the samples: move them with it, or
+            // the fit would read the re-anchoring as a fling.
+            tracker.shift(by: drag.anchorOffset - drag.requested)
             drag.requested = drag.anchorOffset
             motion = .dragging(drag)
         case .resting, .animating:
