@@ -44,9 +44,16 @@ struct ConfigFile {
 
     init(path: String) throws(Failure) {
         self.path = path
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw Failure("config file '\(path)' cannot be read; check the path given to --config", code: 66)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Failure("config file '\(path)' does not exist; check the path given to --config", code: 66)
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            let what = isDirectory.boolValue ? "is a directory" : "cannot be read (permissions?)"
+            throw Failure("config file '\(path)' \(what); pass --config the path of a TOML file", code: 66)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Failure("config file '\(path)' is not UTF-8 text; save it as UTF-8 TOML", code: 78)
         }
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {

@@ -45,5 +45,7 @@ import Testing
         let r = try CLI.run(["replay", "Assets/gestures/drag.txt", "--config", "/nonexistent.toml"])
         #expect(r.status == 66)
         #expect(r.stderr.contains("/nonexistent.toml"))
+        let directory = try CLI.run(["replay", "Assets/gestures/drag.txt", "--config", CLI.packageRoot + "/Assets"])
+        #expect(directory.status == 66 && directory.stderr.contains("is a directory"))
     }
 }
