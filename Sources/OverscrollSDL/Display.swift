@@ -17,6 +17,10 @@ public final class Display {
         public var videoDriver: String?
         /// Forced render driver ("software" for deterministic headless pixels).
         public var renderDriver: String?
+        /// Refuse SDL's headless drivers unless asked for by name: with no X, Wayland or
+        /// KMSDRM display SDL falls back to "offscreen", and a window nobody can see
+        /// would run for ever.
+        public var requireVisibleDisplay = false
         public var vsync = true
         /// Which display to open on (kiosks with several outputs).
         public var displayIndex = 0
@@ -48,6 +52,12 @@ public final class Display {
         SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
         SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")
         guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("cannot start SDL video") }
+        let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
+        if options.requireVisibleDisplay, ["offscreen", "dummy"].contains(chosen), asked?.lowercased() != chosen {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            throw SDLError(message: "no display to open a window on (no X11, Wayland or KMSDRM found); set DISPLAY, run it on the console with SDL_VIDEODRIVER=kmsdrm, or use 'overscroll replay' headless")
+        }
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }

@@ -104,6 +104,8 @@ public final class LiveApp {
             nextDeadline = pace(after: nextDeadline, period: period)
         }
         notifier.stopping()
+        // A refresh command still running would outlive us otherwise.
+        session.settings.refreshSource.cancelAll()
         do { try session.finishReport() } catch { return error.description }
         return nil
     }

@@ -140,6 +140,7 @@ public final class ReplayRunner {
             }
         }
         trace?.flush()
+        session.settings.refreshSource.cancelAll()
         let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps))
         do { try session.finishReport() } catch { return (summary, error.description) }
         return (summary, nil)

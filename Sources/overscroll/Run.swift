@@ -51,6 +51,7 @@ struct Run: ParsableCommand {
             options.height = windowSize.height
             options.fullscreen = isKiosk || fullscreen || file?.bool("fullscreen") == true
             options.hideCursor = isKiosk && !settings.acceptMouse
+            options.requireVisibleDisplay = true
             options.displayIndex = display ?? file?.number("display").map { Int($0) } ?? 0
             var live = LiveApp.Options()
             live.kiosk = isKiosk

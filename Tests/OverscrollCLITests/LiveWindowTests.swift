@@ -6,6 +6,12 @@ import Glibc
 
 /// The real program in a real X11 window (Xvfb), driven from outside.
 @Suite struct LiveWindowTests {
+    @Test func withNoDisplayItSaysSoInsteadOfRunningUnseen() throws {
+        let r = try CLI.run(["--no-sound"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": ""])
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("no display"))
+    }
+
     @Test func theWindowOpensAndEscQuits() throws {
         let server = try #require(try XServer(), "Xvfb is needed: script/bootstrap --test installs it")
         let app = try LiveApp(["--no-sound"], on: server)

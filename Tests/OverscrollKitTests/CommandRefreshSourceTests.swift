@@ -17,6 +17,23 @@ struct CommandRefreshSourceTests {
         #expect(inbox.take(generation: 7, dueBy: .infinity) == nil)
     }
 
+    @Test func quittingKillsACommandStillRunning() {
+        let inbox = RefreshInbox()
+        let source = CommandRefreshSource(arguments: ["sleep", "30"], timeout: 60)
+        source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
+        #expect(eventually { source.running.count == 1 })
+        let started = Date()
+        source.cancelAll()
+        let completion = waitForCompletion(inbox, generation: 1)
+        #expect(Date().timeIntervalSince(started) < 5, "the 30 s command was not ended")
+        guard case .failure(let message)? = completion?.result else {
+            Issue.record("expected a failure, got \(String(describing: completion))")
+            return
+        }
+        #expect(message.contains("signal 9"))
+        #expect(source.running.count == 0)
+    }
+
     @Test func crlfAndEmptyLinesAndAMissingFinalNewline() {
         let result = run(["printf", "a\\r\\n\\r\\n\\nb\\r\\nlast"])
         #expect(result == .success(["a", "b", "last"]))

@@ -22,6 +22,8 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
     public let timeout: Double
     public let maxOutputBytes: Int
     public let maxRows: Int
+    /// The commands still running, so quitting can end them instead of orphaning them.
+    let running = RunningGroups()
 
     public init(arguments: [String], timeout: Double, maxOutputBytes: Int = 1 << 20, maxRows: Int = 5000) {
         self.arguments = arguments
@@ -48,13 +50,16 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
         if !started { job.complete(.failure("'\(name)' could not be started: no thread for it")) }
     }
 
+    /// Ends every command still running (their whole process groups): the app is quitting.
+    public func cancelAll() { running.killAll() }
+
     /// Runs the command to its end, blocking. `deadline` is on `Monotonic.now()`.
     func run(until deadline: Double) -> RefreshResult {
         guard !arguments.isEmpty else { return .failure("no refresh command given (the argument list is empty)") }
         var rows = RowCollector(source: "output", maxRows: maxRows, maxBytes: maxOutputBytes)
         let outcome: Subprocess.Outcome
         do {
-            outcome = try Subprocess.run(arguments, deadline: deadline) { rows.append($0) }
+            outcome = try Subprocess.run(arguments, deadline: deadline, running: running) { rows.append($0) }
         } catch {
             return .failure(spawnMessage(error.code))
         }

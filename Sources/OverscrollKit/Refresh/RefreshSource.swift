@@ -11,6 +11,12 @@ public enum RefreshResult: Sendable, Equatable {
 /// `job.complete` when done. Completing twice, or after the timeout, changes nothing.
 public protocol RefreshSource: Sendable {
     func start(_ job: RefreshJob)
+    /// The app is quitting: stop any work still running. Most sources have none.
+    func cancelAll()
+}
+
+extension RefreshSource {
+    public func cancelAll() {}
 }
 
 /// One run of the refresh work, and the only way to report its end.

@@ -48,6 +48,7 @@ struct Subprocess {
     /// and returns false to stop reading, which kills the group. The child is always reaped
     /// and every pipe closed before it returns.
     static func run(_ arguments: [String], deadline: Double, stderrLimit: Int = 200,
+                    running: RunningGroups? = nil,
                     output: (UnsafeRawBufferPointer) -> Bool) throws(SpawnError) -> Outcome {
         precondition(!arguments.isEmpty, "an empty argv is the caller's to report")
         let stdoutPipe = try Pipe()
@@ -62,6 +63,8 @@ struct Subprocess {
             stderrPipe.closeBoth()
             throw error
         }
+        running?.insert(pid)
+        defer { running?.remove(pid) }
         // The child has its copies; ours must go, or EOF never comes.
         close(stdoutPipe.write)
         close(stderrPipe.write)
