@@ -122,3 +122,41 @@ final class DatagramReceiver {
         return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
     }
 }
+
+@Suite struct LiveStallTests {
+    /// A stopped process (suspend, a debugger, a starved kiosk) resumes its motion where
+    /// it was: the stall is cut out of model time instead of the fling finishing in one frame.
+    @Test func motionResumesAfterAStallWithoutJumping() throws {
+        let server = try #require(try XServer())
+        let dir = CLI.temporaryPath("stall")
+        let app = try LiveApp(["--no-sound", "--report", dir], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        Thread.sleep(forTimeInterval: 0.5)
+        // A quick flick up, in one xdotool run so the samples are 10 ms apart: momentum
+        // for a few seconds.
+        var flick = ["mousemove", "--window", window, "240", "700", "mousedown", "1"]
+        for y in stride(from: 670, through: 370, by: -30) {
+            flick += ["sleep", "0.01", "mousemove", "--window", window, "240", "\(y)"]
+        }
+        try server.tool("xdotool", flick + ["mouseup", "1"])
+        Thread.sleep(forTimeInterval: 0.2)
+        app.signal(SIGSTOP)
+        Thread.sleep(forTimeInterval: 2)
+        app.signal(SIGCONT)
+        Thread.sleep(forTimeInterval: 3)
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 3) == 0)
+        let text = try String(contentsOfFile: "\(dir)/frames.csv", encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        let header = lines[0].split(separator: ",").map(String.init)
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let interval = header.firstIndex(of: "interval_ms")!, offset = header.firstIndex(of: "content_offset")!
+        // The frame after the stall: a present-to-present interval of about 2 s.
+        let stall = try #require(rows.firstIndex { Double($0[interval])! > 1500 }, "no stall frame recorded")
+        let before = Double(rows[stall - 1][offset])!, after = Double(rows[stall][offset])!
+        let final = Double(rows.last![offset])!
+        // Still moving after the stall, and the stall frame moved it only a little of the way.
+        #expect(final - after > 3 * abs(after - before), "before \(before), after \(after), final \(final)")
+        #expect(stall + 30 < rows.count)
+    }
+}
