@@ -97,6 +97,7 @@ public final class ReplayRunner {
             let time = driver.time
             inputs.removeAll(keepingCapacity: true)
             driver.collectInputs(into: &inputs)
+            inputs.removeAll { !session.admits($0) }
             var oldest = Double.infinity
             for i in inputs.indices {
                 inputs[i] = session.logical(inputs[i])

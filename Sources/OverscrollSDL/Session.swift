@@ -53,6 +53,17 @@ final class Session {
         return turned
     }
 
+    /// Whether the app takes this input at all: a touch-only kiosk ignores the mouse and
+    /// its wheel. (Live, the translator already drops them; replay feeds events directly.)
+    func admits(_ input: TimedInput) -> Bool {
+        guard !settings.acceptMouse else { return true }
+        switch input.event {
+        case .pointerDown(let id, _, _), .pointerMove(let id, _, _), .pointerUp(let id): return id != .mouse
+        case .wheel: return false
+        case .pointerCancel, .resize: return true
+        }
+    }
+
     /// Record a finished frame: profiler always, report when asked for.
     func record(_ timing: FrameTiming) {
         let verdict = profiler.record(timing)

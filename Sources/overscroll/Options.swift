@@ -68,6 +68,12 @@ struct BehaviourOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Turn the picture and touch by 0, 90, 180 or 270 degrees clockwise.", valueName: "degrees"))
     var rotate: ScreenRotation?
 
+    @Flag(help: "Kiosk: fullscreen, cursor hidden, touch only, no key quits; stop it with SIGTERM.")
+    var kiosk = false
+
+    @Flag(help: "In a kiosk, accept the mouse (and wheel) as well as touch.")
+    var mouse = false
+
     func validate() throws {
         if let threshold, !(threshold.isFinite && threshold > 0) {
             throw ValidationError("--threshold must be a positive number of points, e.g. --threshold 100")
@@ -81,6 +87,9 @@ struct BehaviourOptions: ParsableArguments {
             }
         }
     }
+
+    /// Kiosk mode, from the flag or the config file.
+    func isKiosk(_ file: ConfigFile?) -> Bool { kiosk || file?.bool("kiosk") == true }
 
     /// The config file named by --config, if any.
     func configFile() throws -> ConfigFile? {
@@ -111,6 +120,7 @@ struct BehaviourOptions: ParsableArguments {
         s.flash = flash ?? file?.bool("flash") ?? true
         s.sound = sound ?? file?.bool("sound") ?? true
         s.rotation = rotate ?? file?.number("rotate").flatMap { ScreenRotation(rawValue: Int($0)) } ?? .none
+        s.acceptMouse = !isKiosk(file) || mouse || file?.bool("mouse") == true
         return s
     }
 }

@@ -15,14 +15,8 @@ struct Run: ParsableCommand {
     @Flag(help: "Fill the screen.")
     var fullscreen = false
 
-    @Flag(help: "Kiosk: fullscreen, cursor hidden, touch only, no key quits; stop it with SIGTERM.")
-    var kiosk = false
-
     @Option(help: ArgumentHelp("Open on this display (0 is the first).", valueName: "n"))
     var display: Int?
-
-    @Flag(help: "In a kiosk, accept the mouse as well as touch.")
-    var mouse = false
 
     @Option(help: ArgumentHelp("Write a frame-timing report into this new or empty directory (on quit, SIGINT or SIGTERM; frames.csv streams as it runs).", valueName: "dir"))
     var report: String?
@@ -42,9 +36,8 @@ struct Run: ParsableCommand {
     func run() throws {
         do {
             let file = try behaviour.configFile()
-            var settings = try behaviour.settings(config: file)
-            let isKiosk = kiosk || file?.bool("kiosk") == true
-            settings.acceptMouse = !isKiosk || mouse || file?.bool("mouse") == true
+            let settings = try behaviour.settings(config: file)
+            let isKiosk = behaviour.isKiosk(file)
             var options = Display.Options()
             let windowSize = size ?? file?.string("size").flatMap(SizeArgument.init(argument:)) ?? SizeArgument(width: 480, height: 800)
             options.width = windowSize.width

@@ -107,3 +107,14 @@ import Testing
         #expect(worst <= 0.5)
     }
 }
+
+@Suite struct KioskReplayTests {
+    @Test func aTouchOnlyKioskIgnoresTheMouseUnlessAllowed() throws {
+        let touchOnly = CLI.temporaryPath("k.csv"), withMouse = CLI.temporaryPath("m.csv")
+        #expect(try CLI.run(["replay", "Assets/gestures/mouse-drag.txt", "--kiosk", "--trace", touchOnly]).status == 0)
+        #expect(try CLI.run(["replay", "Assets/gestures/mouse-drag.txt", "--kiosk", "--mouse", "--trace", withMouse]).status == 0)
+        let a = try Trace(path: touchOnly), b = try Trace(path: withMouse)
+        #expect(a.rows.allSatisfy { $0["content_offset"] == "0.000" })
+        #expect(b.double(b.rows.count - 1, "content_offset") > 200)
+    }
+}
