@@ -27,20 +27,26 @@ public final class LiveApp {
 
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping (String) -> Void) throws(LaunchError) {
+        let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live")
         let display: Display
-        do { display = try Display(displayOptions) } catch { throw .display(error) }
+        do { display = try Display(displayOptions) } catch {
+            report?.discard()
+            throw .display(error)
+        }
+        display.describe(in: report, refreshPeriod: display.refreshPeriod, vsync: display.vsync)
         // A refresh that completes on another thread wakes a loop that sleeps on input.
         let inbox = RefreshInbox(wake: {
             var event = SDL_Event()
             event.type = SDL_USEREVENT.rawValue
             SDL_PushEvent(&event)
         })
-        let report = try display.openReport(in: options.reportDirectory, programVersion: options.programVersion,
-                                            mode: "live", refreshPeriod: display.refreshPeriod, vsync: display.vsync)
         do {
             session = try Session(display: display, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
                                   report: report, warn: warn)
-        } catch { throw .display(error) }
+        } catch {
+            report?.discard()
+            throw .display(error)
+        }
         self.options = options
         notifier = SystemdNotifier(environment: options.environment)
         inputs.reserveCapacity(256)

@@ -56,17 +56,23 @@ public final class ReplayRunner {
             display.hidden = true
         }
         self.options = options
+        let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion,
+                                            mode: "replay", fps: options.fps, script: options.scriptName)
         let shown: Display
-        do { shown = try Display(display) } catch { throw .display(error) }
+        do { shown = try Display(display) } catch {
+            report?.discard()
+            throw .display(error)
+        }
         let period = 1 / Double(options.fps)
-        let report = try shown.openReport(in: options.reportDirectory, programVersion: options.programVersion,
-                                          mode: "replay", refreshPeriod: period, vsync: false,
-                                          fps: options.fps, script: options.scriptName)
+        shown.describe(in: report, refreshPeriod: period, vsync: false)
         // The budget is the virtual frame period: replay paces the model at exactly 1/fps.
         do {
             session = try Session(display: shown, settings: settings, inbox: RefreshInbox(), refreshPeriod: period,
                                   report: report, warn: warn)
-        } catch { throw .display(error) }
+        } catch {
+            report?.discard()
+            throw .display(error)
+        }
     }
 
     public var displayDescription: String {

@@ -51,6 +51,16 @@ import Glibc
         #expect(r.stderr.contains("/proc/overscroll-report"))
     }
 
+    @Test func theLiveProgramChecksTheReportPathBeforeItsDisplay() throws {
+        let noDisplay = ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": ""]
+        let bad = try CLI.run(["--no-sound", "--report", "/proc/overscroll-report"], environment: noDisplay)
+        #expect(bad.status == 73, "\(bad.stderr)")
+        // A run that could not start leaves its directory reusable.
+        let dir = CLI.temporaryPath("unused")
+        #expect(try CLI.run(["--no-sound", "--report", dir], environment: noDisplay).status == 69)
+        #expect((try FileManager.default.contentsOfDirectory(atPath: dir)).isEmpty)
+    }
+
     @Test func compareFlagsRegressionsWithItsExitStatus() throws {
         let base = CLI.temporaryPath("base"), same = CLI.temporaryPath("same")
         #expect(try CLI.run(["replay", "Assets/gestures/fling.txt", "--report", base]).status == 0)

@@ -17,7 +17,9 @@ public final class ReportWriter {
                                   TraceEventWriter.fileName, FrameChartSVG.fileName]
 
     public let directory: String
-    public let metadata: ReportMetadata
+    /// Settable until `finish`: a run opens its report before its display (so a bad
+    /// directory fails first), then fills in the drivers and sizes.
+    public var metadata: ReportMetadata
     private let sink: FrameStreamSink
     private var traceColumns = CSVRowBuffer(capacity: 512)
     private var timingColumns = CSVRowBuffer(capacity: 256)
@@ -57,6 +59,15 @@ public final class ReportWriter {
                                    header: FrameRowFormat.header, interval: flushInterval)
         trace = FixedRing(capacity: max(1, traceCapacity), filler: .empty)
         timeline = TimelineDownsampler(capacity: timelineBuckets)
+    }
+
+    /// The run never started (its display could not open): take back the frames.csv this
+    /// writer created, so the directory is not left looking like it holds a run.
+    public func discard() {
+        guard framesAppended == 0, outcome == nil else { return }
+        sink.close()
+        unlink(Self.path(directory, FrameRowFormat.fileName))
+        outcome = .failure(ReportWriterError("discarded"))
     }
 
     deinit {
