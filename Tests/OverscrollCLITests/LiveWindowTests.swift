@@ -151,12 +151,15 @@ final class DatagramReceiver {
         let header = lines[0].split(separator: ",").map(String.init)
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let interval = header.firstIndex(of: "interval_ms")!, offset = header.firstIndex(of: "content_offset")!
-        // The frame after the stall: a present-to-present interval of about 2 s.
+        let modelTime = header.firstIndex(of: "t_ms")!
+        // The frame after the stall: a present-to-present interval of about 2 s…
         let stall = try #require(rows.firstIndex { Double($0[interval])! > 1500 }, "no stall frame recorded")
-        let before = Double(rows[stall - 1][offset])!, after = Double(rows[stall][offset])!
-        let final = Double(rows.last![offset])!
-        // Still moving after the stall, and the stall frame moved it only a little of the way.
-        #expect(final - after > 3 * abs(after - before), "before \(before), after \(after), final \(final)")
+        // …in which model time moved on by at most the 0.25 s cap (plus a frame), not 2 s.
+        let advanced = Double(rows[stall][modelTime])! - Double(rows[stall - 1][modelTime])!
+        #expect(advanced <= 250 + 20, "model time jumped \(advanced) ms over the stall")
+        // And the fling was still under way afterwards instead of having finished in a frame.
+        let after = Double(rows[stall][offset])!, final = Double(rows.last![offset])!
+        #expect(final - after > 20, "after \(after), final \(final)")
         #expect(stall + 30 < rows.count)
     }
 }
