@@ -141,6 +141,9 @@ public final class ReplayRunner {
                 if wait > 0 {
                     var pause = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
                     nanosleep(&pause, nil)
+                } else if -wait >= period {
+                    // Frames are slower than real time: skip ahead on the frame grid.
+                    driver.skip(frames: Int(-wait / period))
                 }
             } else {
                 following = nil

@@ -28,6 +28,13 @@ public struct ReplayDriver: Sendable {
         while let input = player.next(dueBy: now) { buffer.append(input) }
     }
 
+    /// Moves the clock on by whole frames without drawing them: a replay that follows
+    /// real time (while real work runs) catches up after slow frames. Inputs due in the
+    /// skipped frames arrive with the next one, still at their own times.
+    public mutating func skip(frames: Int) {
+        frame += max(0, frames)
+    }
+
     /// Ends the frame; true when the replay is over: the script has ended and the model
     /// has come to rest (or the settle limit ran out).
     public mutating func endFrame(model: OverscrollModel) -> Bool {
