@@ -52,11 +52,6 @@ public final class LiveApp {
         inputs.reserveCapacity(256)
     }
 
-    public var displayDescription: String {
-        let d = session.display
-        return "video \(d.videoDriver), renderer \(d.renderDriver), vsync \(d.vsync ? "on" : "off"), \(Int(d.sizeInPoints.width))x\(Int(d.sizeInPoints.height)) pt"
-    }
-
     /// Runs until Esc, the window closing, or SIGINT/SIGTERM (SDL turns those into
     /// SDL_QUIT); then writes the report. Returns the report's error, if any.
     public func run() -> String? {

@@ -75,10 +75,6 @@ public final class ReplayRunner {
         }
     }
 
-    public var displayDescription: String {
-        "video \(session.display.videoDriver), renderer \(session.display.renderDriver)"
-    }
-
     /// Plays the script; returns what ran and the report's error, if writing it failed.
     public func run() -> (summary: Summary, reportError: String?) {
         var driver = ReplayDriver(script: options.script, fps: options.fps, settleLimit: options.settleLimit,

@@ -69,7 +69,6 @@ public final class TextCache {
         return entry
     }
 
-    public var cachedRowCount: Int { rows.count }
 
     private func rasterize(_ text: String) -> Entry? {
         guard let font, !text.isEmpty else { return nil }

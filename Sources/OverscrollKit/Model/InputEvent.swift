@@ -32,10 +32,4 @@ public struct FrameEvents: OptionSet, Sendable {
     public static let refreshStart = FrameEvents(rawValue: 1 << 1)
     public static let refreshEnd = FrameEvents(rawValue: 1 << 2)
     public static let refreshError = FrameEvents(rawValue: 1 << 3)
-
-    /// Trace names, in the order they are written.
-    public static let names: [(FrameEvents, String)] = [
-        (.feedback, "feedback"), (.refreshStart, "refresh-start"),
-        (.refreshEnd, "refresh-end"), (.refreshError, "refresh-error"),
-    ]
 }

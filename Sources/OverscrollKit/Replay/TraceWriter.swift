@@ -68,8 +68,8 @@ public enum TraceFormat {
         row.append(model.refresh.state.name); row.comma()
         row.append(model.progress, decimals: 4); row.comma()
         row.append(model.rows.count); row.comma()
-        // A fixed sequence, not a loop over `FrameEvents.names`: iterating an array of
-        // tuples allocates in debug builds, and this runs every frame.
+        // A fixed sequence, not a loop over an array of (event, name) pairs: iterating
+        // one allocates in debug builds, and this runs every frame.
         var first = true
         func add(_ event: FrameEvents, _ name: StaticString) {
             guard model.events.contains(event) else { return }
