@@ -65,11 +65,15 @@ public final class LiveApp {
             inputs.removeAll(keepingCapacity: true)
             oldestArrival = nil
             var slept = false
-            if session.model.isSettled {
-                // Nothing moves: sleep until input arrives instead of redrawing a still
-                // screen. The timeout keeps the watchdog fed while idle.
+            if session.model.isSettled && frame > 0 {
+                // Nothing moves and the still screen is drawn: sleep until input arrives.
+                // The timeout only keeps the watchdog fed; it draws nothing.
                 let timeout = Int32(min(1000, (notifier.watchdogInterval ?? 1) * 1000))
-                if SDL_WaitEventTimeout(&event, timeout) != 0 { running = handle(event) }
+                guard SDL_WaitEventTimeout(&event, timeout) != 0 else {
+                    notifier.frame(now: MonotonicClock.now())
+                    continue
+                }
+                running = handle(event)
                 clock.resume()
                 nextDeadline = clock.now()
                 slept = true

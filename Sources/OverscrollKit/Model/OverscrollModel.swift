@@ -136,7 +136,11 @@ public struct OverscrollModel: Sendable {
     /// effect at their own times, in order, then the motion is evaluated at `time`.
     public mutating func advance(to time: Double) {
         guard time.isFinite else { return }
-        while let generation = refresh.runningGeneration {
+        // Each pass ends the running refresh or breaks; the cap is a guard against a pass
+        // that changes nothing, which would otherwise spin the frame for ever.
+        var passes = 0
+        while passes < 4, let generation = refresh.runningGeneration {
+            passes += 1
             let deadline = refresh.deadline ?? .infinity
             if let completion = inbox.take(generation: generation, dueBy: min(time, deadline)) {
                 let at = max(completion.time ?? time, now)
