@@ -90,9 +90,10 @@ enum FrameChartSVG {
         }
         svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(y(periodMs)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(periodMs)))\" stroke=\"#d62728\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>\n"
 
-        // Legend: the series, then the states that appear.
+        // Legend: the series on one row, the states that appear on the next, so it fits
+        // whatever the viewer's font.
         var lx = left
-        let ly = height - 30
+        var ly = height - 52
         func legend(_ swatch: String, _ text: String) {
             svg += "<g transform=\"translate(\(f(lx)) \(f(ly)))\">\(swatch)<text x=\"22\" y=\"4\">\(escape(text))</text></g>\n"
             lx += 22 + Double(text.count) * 7 + 18
@@ -100,6 +101,8 @@ enum FrameChartSVG {
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>", "interval (mean; band = min–max)")
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>", "cpu (mean)")
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
+        lx = left
+        ly += 22
         for s in UIState.allCases where statesSeen.contains(s) {
             legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(color(s))\" stroke=\"#bbb\"/>", s.rawValue)
         }
