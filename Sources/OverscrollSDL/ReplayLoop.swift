@@ -86,6 +86,7 @@ public final class ReplayRunner {
         var event = SDL_Event()
         var finished = false
         let period = 1 / Double(options.fps)
+        let shownFrom = MonotonicClock.now()
         /// Where real and virtual time were when the virtual clock began following real time.
         var following: (real: Double, virtual: Double)?
         while !finished {
@@ -126,6 +127,15 @@ public final class ReplayRunner {
             }
             finished = driver.endFrame(model: session.model) || quit
             if options.checkpointInterval > 0, frame % options.checkpointInterval == 0 { options.checkpoint?(frame) }
+            // In a window a person is watching: show it at the speed it happens (the
+            // trace is the same, the virtual clock still steps exactly 1/fps).
+            if options.window {
+                let wait = shownFrom + driver.time - MonotonicClock.now()
+                if wait > 0 {
+                    var pause = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
+                    nanosleep(&pause, nil)
+                }
+            }
             // Real work (a refresh command) runs on the wall clock: while it runs, the
             // virtual clock follows real time — each frame waits until real time has
             // caught up with it — so its duration and timeout mean what they mean live.
