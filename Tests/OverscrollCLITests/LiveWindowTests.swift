@@ -12,6 +12,19 @@ import Glibc
         #expect(r.stderr.contains("no display"))
     }
 
+    @Test func aReplayInAWindowGivesTheSameTraceAtRealSpeed() throws {
+        let server = try #require(try XServer())
+        let headless = CLI.temporaryPath("h.csv"), shown = CLI.temporaryPath("w.csv")
+        #expect(try CLI.run(["replay", "Assets/gestures/pull-release.txt", "--trace", headless]).status == 0)
+        let start = Date()
+        let r = try CLI.run(["replay", "Assets/gestures/pull-release.txt", "--window", "--trace", shown],
+                            environment: ["DISPLAY": server.display, "SDL_VIDEODRIVER": "x11"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The script and the spring-back take about 1.3 s of virtual time.
+        #expect(Date().timeIntervalSince(start) > 1.0)
+        #expect(try String(contentsOfFile: headless, encoding: .utf8) == String(contentsOfFile: shown, encoding: .utf8))
+    }
+
     @Test func theWindowOpensAndEscQuits() throws {
         let server = try #require(try XServer(), "Xvfb is needed: script/bootstrap --test installs it")
         let app = try LiveApp(["--no-sound"], on: server)
