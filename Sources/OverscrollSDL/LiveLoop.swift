@@ -122,10 +122,7 @@ public final class LiveApp {
         if presentAverage > period * 0.25 { return now }      // vsync paces us
         if next < now - period { next = now }                 // fell behind: don't try to catch up
         let remaining = next - now
-        if remaining > 0.0002 {
-            var request = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - Double(Int(remaining))) * 1e9))
-            nanosleep(&request, nil)
-        }
+        if remaining > 0.0002 { MonotonicClock.sleep(remaining) }
         return next
     }
 

@@ -132,8 +132,7 @@ public final class ReplayRunner {
             if options.window {
                 let wait = shownFrom + driver.time - MonotonicClock.now()
                 if wait > 0 {
-                    var pause = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
-                    nanosleep(&pause, nil)
+                    MonotonicClock.sleep(wait)
                 }
             }
             // Real work (a refresh command) runs on the wall clock: while it runs, the
@@ -145,8 +144,7 @@ public final class ReplayRunner {
                 let due = anchor.real + (driver.time - anchor.virtual)
                 let wait = due - MonotonicClock.now()
                 if wait > 0 {
-                    var pause = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
-                    nanosleep(&pause, nil)
+                    MonotonicClock.sleep(wait)
                 } else if -wait >= period {
                     // Frames are slower than real time: skip ahead on the frame grid.
                     driver.skip(frames: Int(-wait / period))

@@ -58,9 +58,9 @@ struct CommandRefreshSourceTests {
 
     @Test func aFloodOnStderrDoesNotBlockTheCommand() {
         // Far more than a pipe holds: it must be drained, not left to fill.
-        let started = Monotonic.now()
+        let started = MonotonicClock.now()
         #expect(run(["sh", "-c", "head -c 3000000 /dev/zero >&2; echo ok"]) == .success(["ok"]))
-        #expect(Monotonic.now() - started < 3)
+        #expect(MonotonicClock.now() - started < 3)
     }
 
     @Test func runsOverlapIndependently() {
@@ -117,9 +117,9 @@ struct CommandRefreshSourceTests {
     @Test func startReturnsAtOnce() {
         let inbox = RefreshInbox()
         let source = CommandRefreshSource(arguments: ["sleep", "5"], timeout: 0.3)
-        let before = Monotonic.now()
+        let before = MonotonicClock.now()
         source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
-        let elapsed = Monotonic.now() - before
+        let elapsed = MonotonicClock.now() - before
         #expect(elapsed < 1, "start took \(elapsed) s")   // the command sleeps 5 s: start must not wait for it
         #expect(inbox.take(generation: 1, dueBy: .infinity) == nil, "it completed before the command ran")
         // Let it finish, so no `sleep` is left behind.
@@ -132,9 +132,9 @@ struct CommandRefreshSourceTests {
         // The shell and a grandchild that would outlive it; both ignore nothing, but only
         // a group kill reaches the grandchild.
         let script = "sleep 30 & echo $$ $! > '\(pidFile)'; sleep 30"
-        let started = Monotonic.now()
+        let started = MonotonicClock.now()
         let result = run(["sh", "-c", script], timeout: 0.5)
-        let elapsed = Monotonic.now() - started
+        let elapsed = MonotonicClock.now() - started
         #expect(result == .failure("'sh' timed out after 500 ms"))
         #expect(elapsed < 10, "took \(elapsed) s")
 
@@ -148,20 +148,20 @@ struct CommandRefreshSourceTests {
     }
 
     @Test func timeoutAlsoKillsChildrenThatIgnoreSIGTERM() throws {
-        let started = Monotonic.now()
+        let started = MonotonicClock.now()
         let result = run(["sh", "-c", "trap '' TERM; sleep 30 & wait"], timeout: 0.3)
         #expect(result == .failure("'sh' timed out after 300 ms"))
-        #expect(Monotonic.now() - started < 2)
+        #expect(MonotonicClock.now() - started < 2)
     }
 
     @Test func aStrayChildHoldingTheOutputDoesNotHoldTheRefresh() throws {
         let pidFile = try writeTemporaryFile([])
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         // The command exits at once, but a background sleep keeps its stdout open.
-        let started = Monotonic.now()
+        let started = MonotonicClock.now()
         let result = run(["sh", "-c", "sleep 30 & echo $! > '\(pidFile)'; echo done"], timeout: 10)
         #expect(result == .success(["done"]))
-        #expect(Monotonic.now() - started < 2, "it waited for the stray sleep")
+        #expect(MonotonicClock.now() - started < 2, "it waited for the stray sleep")
         let stray = Int32(try String(contentsOfFile: pidFile, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines))
         try #require(stray != nil)
@@ -169,9 +169,9 @@ struct CommandRefreshSourceTests {
     }
 
     @Test func endlessOutputIsCutAtMaxRowsQuickly() {
-        let started = Monotonic.now()
+        let started = MonotonicClock.now()
         let result = run(["yes"], timeout: 10)
-        #expect(Monotonic.now() - started < 3)
+        #expect(MonotonicClock.now() - started < 3)
         guard case .success(let rows) = result else { Issue.record("\(result)"); return }
         #expect(rows.count == 5000, "the notice is one of the 5000 rows")
         #expect(rows.dropLast().allSatisfy { $0 == "y" })
@@ -179,9 +179,9 @@ struct CommandRefreshSourceTests {
     }
 
     @Test func hugeOutputIsCutAtMaxBytesQuickly() {
-        let started = Monotonic.now()
+        let started = MonotonicClock.now()
         let result = run(["sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' x"], timeout: 10)
-        #expect(Monotonic.now() - started < 3)
+        #expect(MonotonicClock.now() - started < 3)
         guard case .success(let rows) = result else { Issue.record("\(result)"); return }
         // One line, cut through at 1 MiB, then the notice.
         #expect(rows.count == 2)
@@ -238,8 +238,8 @@ struct CommandRefreshSourceTests {
 
 /// The completion, once the worker thread has posted it (nil after `within` seconds).
 private func waitForCompletion(_ inbox: RefreshInbox, generation: Int, within: Double = 10) -> RefreshCompletion? {
-    let deadline = Monotonic.now() + within
-    while Monotonic.now() < deadline {
+    let deadline = MonotonicClock.now() + within
+    while MonotonicClock.now() < deadline {
         if let completion = inbox.take(generation: generation, dueBy: .infinity) { return completion }
         usleep(2_000)
     }
@@ -248,11 +248,11 @@ private func waitForCompletion(_ inbox: RefreshInbox, generation: Int, within: D
 
 /// Whether `condition` becomes true within `within` seconds.
 private func eventually(within: Double = 3, _ condition: () -> Bool) -> Bool {
-    let deadline = Monotonic.now() + within
+    let deadline = MonotonicClock.now() + within
     repeat {
         if condition() { return true }
         usleep(5_000)
-    } while Monotonic.now() < deadline
+    } while MonotonicClock.now() < deadline
     return condition()
 }
 

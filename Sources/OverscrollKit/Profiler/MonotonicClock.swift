@@ -14,6 +14,14 @@ public enum MonotonicClock {
         // A Double holds ns precision for ~100 days of uptime, and µs for centuries.
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
+
+    /// Sleeps `seconds` (nothing when it is not positive): the one place seconds become a
+    /// `timespec` for the pacers and the subprocess watcher.
+    public static func sleep(_ seconds: Double) {
+        guard seconds > 0 else { return }
+        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        nanosleep(&ts, nil)
+    }
 }
 
 /// CPU seconds the calling thread has used: unlike the monotonic clock it stands still

@@ -42,7 +42,7 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
 
     public func start(_ job: RefreshJob) {
         // The deadline starts now, not when the thread gets going.
-        let deadline = Monotonic.now() + timeout
+        let deadline = MonotonicClock.now() + timeout
         let source = self
         let started = DetachedThread.start {
             job.complete(source.run(until: deadline))
@@ -53,7 +53,7 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
     /// Ends every command still running (their whole process groups): the app is quitting.
     public func cancelAll() { running.killAll() }
 
-    /// Runs the command to its end, blocking. `deadline` is on `Monotonic.now()`.
+    /// Runs the command to its end, blocking. `deadline` is on `MonotonicClock.now()`.
     func run(until deadline: Double) -> RefreshResult {
         guard !arguments.isEmpty else { return .failure("no refresh command given (the argument list is empty)") }
         var rows = RowCollector(source: "output", maxRows: maxRows, maxBytes: maxOutputBytes)

@@ -44,7 +44,7 @@ struct Subprocess {
     private static let pollSlice = 0.05
 
     /// Runs `arguments` (argv; PATH lookup for argv[0], no shell) until it ends or
-    /// `deadline` (seconds on `Monotonic.now()`) passes. `output` gets stdout as it arrives
+    /// `deadline` (seconds on `MonotonicClock.now()`) passes. `output` gets stdout as it arrives
     /// and returns false to stop reading, which kills the group. The child is always reaped
     /// and every pipe closed before it returns.
     static func run(_ arguments: [String], deadline: Double, stderrLimit: Int = 200,
@@ -77,7 +77,7 @@ struct Subprocess {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
 
         loop: while true {
-            let now = Monotonic.now()
+            let now = MonotonicClock.now()
             if exitSeen == nil, hasExited(pid) { exitSeen = now }
             if !streams.anyOpen, exitSeen != nil { break }
             if now >= deadline { stop = .timedOut; break }
@@ -86,7 +86,7 @@ struct Subprocess {
             let wait = min(deadline - now, exitSeen.map { $0 + strayGrace - now } ?? pollSlice)
             guard streams.anyOpen else {
                 // It closed its output but runs on: watch for its exit.
-                Monotonic.sleep(min(wait, 0.01))
+                MonotonicClock.sleep(min(wait, 0.01))
                 continue
             }
             for ready in streams.ready(within: wait) {
@@ -165,8 +165,8 @@ struct Subprocess {
     /// whatever is left (children that ignore SIGTERM, or outlive the leader).
     private static func terminateGroup(_ pid: pid_t) {
         kill(-pid, SIGTERM)
-        let graceEnd = Monotonic.now() + terminationGrace
-        while !hasExited(pid), Monotonic.now() < graceEnd { Monotonic.sleep(0.005) }
+        let graceEnd = MonotonicClock.now() + terminationGrace
+        while !hasExited(pid), MonotonicClock.now() < graceEnd { MonotonicClock.sleep(0.005) }
         kill(-pid, SIGKILL)
     }
 
@@ -247,20 +247,5 @@ private struct Streams {
 
     mutating func closeAll() {
         for fd in [stdout, stderr] where fd >= 0 { closeStream(fd) }
-    }
-}
-
-/// Seconds on CLOCK_MONOTONIC: real deadlines, unmoved by wall-clock changes.
-enum Monotonic {
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-
-    static func sleep(_ seconds: Double) {
-        guard seconds > 0 else { return }
-        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        nanosleep(&ts, nil)
     }
 }
