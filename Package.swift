@@ -22,18 +22,27 @@ let package = Package(
             pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"]), .brew(["sdl2", "sdl2_ttf"])]
         ),
-        // The model: physics, scroll view, refresh state machine, scripts, traces. No SDL.
+        // The model, pure Swift: physics, scroll view, refresh state machine, scene (the draw
+        // list), gesture scripts and the trace format, the per-frame profiler core. No SDL,
+        // no files, no threads, no processes.
         .target(
             name: "OverscrollKit",
             dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
-        // The SDL layer: window, loop, input translation, drawing, sound.
-        .target(name: "OverscrollSDL", dependencies: ["CSDL", "OverscrollKit"]),
+        // Frame-timing report files: frames.csv streaming, summary.json, Chrome trace,
+        // SVG chart, loading and comparing reports.
+        .target(name: "FrameReports", dependencies: ["OverscrollKit"]),
+        // Where rows come from outside the model: content files, and refresh commands
+        // (spawn, pipes, timeouts, process groups).
+        .target(name: "RowSources", dependencies: ["OverscrollKit"]),
+        // The SDL edge: display, the one frame function and the live and replay loops
+        // around it, input translation, painter (draws a Scene), text, sound.
+        .target(name: "OverscrollSDL", dependencies: ["CSDL", "OverscrollKit", "FrameReports", "RowSources"]),
         // The command line.
         .executableTarget(
             name: "overscroll",
             dependencies: [
-                "OverscrollKit", "OverscrollSDL",
+                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -42,17 +51,21 @@ let package = Package(
         .executableTarget(
             name: "overscroll-bench",
             dependencies: [
-                "OverscrollKit", "OverscrollSDL", "CSDL",
+                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "CSDL",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // Synthetic frame timings for the model's and the reports' tests.
+        .target(name: "ProfilerTestSupport", dependencies: ["OverscrollKit"], path: "Tests/ProfilerTestSupport"),
         .testTarget(
             name: "OverscrollKitTests",
             dependencies: [
-                "OverscrollKit",
+                "OverscrollKit", "ProfilerTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "ProfilerTestSupport"]),
+        .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit"]),
         .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "CSDL"]),
         .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit"]),
     ],

@@ -1,4 +1,5 @@
 import CSDL
+import FrameReports
 import OverscrollKit
 #if canImport(Glibc)
 import Glibc

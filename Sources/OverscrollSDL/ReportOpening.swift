@@ -1,3 +1,4 @@
+import FrameReports
 import OverscrollKit
 
 /// Opening a run's frame-timing report: first, before the display, so a bad directory

@@ -1,4 +1,5 @@
 import CSDL
+import FrameReports
 import OverscrollKit
 
 /// One running app: the display, the model, the painter and the sound, and the one

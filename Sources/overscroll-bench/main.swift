@@ -3,7 +3,9 @@
 import CSDL
 import Foundation
 import MallocInterposerSwift
+import FrameReports
 import OverscrollKit
+import RowSources
 import OverscrollSDL
 
 let usage = """

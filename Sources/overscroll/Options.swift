@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OverscrollKit
+import RowSources
 import OverscrollSDL
 
 /// A duration written as `1.5s`, `500ms`, or a bare number of seconds.

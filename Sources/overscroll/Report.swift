@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FrameReports
 import OverscrollKit
 
 /// `overscroll report DIR [NEW]`: prints a run's report, or compares two and exits 1 on a

@@ -1,5 +1,6 @@
 import Testing
 @testable import OverscrollKit
+import ProfilerTestSupport
 
 @Suite struct ProfilerVerdictTests {
     static let p60 = 1.0 / 60

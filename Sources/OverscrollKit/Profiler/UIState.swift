@@ -24,7 +24,7 @@ public enum UIState: String, CaseIterable, Sendable, Codable {
     }
 
     /// Dense index for per-state tables (stable: the declaration order).
-    var index: Int {
+    public var index: Int {
         switch self {
         case .idle: 0
         case .dragging: 1

@@ -1,3 +1,4 @@
+import OverscrollKit
 /// frames.csv: the replay trace's columns (so the same tools read both), then the timing.
 public enum FrameRowFormat {
     public static let fileName = "frames.csv"

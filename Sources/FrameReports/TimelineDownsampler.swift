@@ -1,3 +1,4 @@
+import OverscrollKit
 /// The whole run's frame times at a fixed size, for frames.svg: a fixed number of buckets,
 /// each covering a run of consecutive frames. When they are all full, neighbours are merged
 /// pairwise and each bucket then covers twice as many frames, so a run of days costs the

@@ -1,3 +1,4 @@
+import OverscrollKit
 import Foundation
 
 /// Writes one run's report into a directory of its own:

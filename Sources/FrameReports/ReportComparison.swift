@@ -1,3 +1,4 @@
+import OverscrollKit
 /// Two reports side by side, metric by metric, with the regressions that should fail CI.
 /// Pure: `overscroll report BASE NEW` only prints it and turns `hasRegressions` into the
 /// exit status.

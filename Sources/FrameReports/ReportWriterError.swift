@@ -1,3 +1,4 @@
+import OverscrollKit
 /// A report that cannot be written; `description` is one line naming the file and the fix.
 public struct ReportWriterError: Error, Equatable, CustomStringConvertible {
     public var message: String

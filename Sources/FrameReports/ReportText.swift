@@ -1,3 +1,4 @@
+import OverscrollKit
 import Foundation
 
 /// The plain-text tables `overscroll report` prints. Kept here, beside the data, so they

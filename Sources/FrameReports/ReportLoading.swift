@@ -1,3 +1,4 @@
+import OverscrollKit
 import Foundation
 
 /// Why a report directory could not be read back; each description is one line for a user.

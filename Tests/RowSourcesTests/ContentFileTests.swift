@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RowSources
 @testable import OverscrollKit
 
 struct ContentFileTests {

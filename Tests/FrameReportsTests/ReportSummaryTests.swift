@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import FrameReports
 @testable import OverscrollKit
+import ProfilerTestSupport
 
 @Suite struct ReportSummaryTests {
     /// A finished report of `frames`, in a fresh directory.

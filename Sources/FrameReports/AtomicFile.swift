@@ -1,3 +1,4 @@
+import OverscrollKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import OverscrollKit
 /// One frame as trace.json needs it, kept in a fixed ring while the run goes on.
 struct TraceRecord: Sendable {
     var timing: FrameTiming

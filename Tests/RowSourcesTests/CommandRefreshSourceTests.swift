@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RowSources
 @testable import OverscrollKit
 
 /// Real processes, real pipes: each test is bounded by a deadline of a few seconds and

@@ -1,11 +1,15 @@
+/// Frame-timing fixtures shared by the model's and the reports' tests.
 import Foundation
-@testable import OverscrollKit
+import OverscrollKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Deterministic pseudo-random numbers (SplitMix64): the same frames on every run.
-struct ProfilerTestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+public struct ProfilerTestRandom: RandomNumberGenerator {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,7 +19,7 @@ struct ProfilerTestRandom: RandomNumberGenerator {
 }
 
 /// A frame with the given phase durations (seconds) laid end to end from `start`.
-func makeTiming(frame: Int = 0, start: Double = 100, input: Double = 0.001, update: Double = 0.002,
+public func makeTiming(frame: Int = 0, start: Double = 100, input: Double = 0.001, update: Double = 0.002,
                 render: Double = 0.003, gap: Double = 0, present: Double = 0.001,
                 interval: Double = 1.0 / 60, latency: Double? = nil, state: UIState = .idle) -> FrameTiming {
     let inputDone = start + input
@@ -29,7 +33,7 @@ func makeTiming(frame: Int = 0, start: Double = 100, input: Double = 0.001, upda
 
 /// `count` frames at 60 Hz with jitter, a few janky ones (2–4 periods), CPU 3–12 ms,
 /// latency on about half, states in runs; consecutive in time like a real loop.
-func syntheticRun(count: Int, seed: UInt64 = 42, period: Double = 1.0 / 60) -> [FrameTiming] {
+public func syntheticRun(count: Int, seed: UInt64 = 42, period: Double = 1.0 / 60) -> [FrameTiming] {
     var rng = ProfilerTestRandom(seed: seed)
     var frames: [FrameTiming] = []
     frames.reserveCapacity(count)
@@ -50,40 +54,15 @@ func syntheticRun(count: Int, seed: UInt64 = 42, period: Double = 1.0 / 60) -> [
     return frames
 }
 
-func sampleReportMetadata(mode: String = "replay", refreshPeriodMs: Double = 1000.0 / 60) -> ReportMetadata {
-    ReportMetadata(programVersion: "0.1.0-test", videoDriver: "dummy", renderDriver: "software",
-                   windowPoints: .init(width: 480, height: 800), windowPixels: .init(width: 960, height: 1600),
-                   refreshPeriodMs: refreshPeriodMs, vsync: true, startTime: "2026-01-02T03:04:05Z",
-                   mode: mode, fps: mode == "replay" ? 60 : nil, script: mode == "replay" ? "Assets/gestures/pull.txt" : nil)
-}
-
-/// A fresh, unique directory path under the system temporary folder (not created).
-func reportScratchDirectory(_ name: String = #function) -> String {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    return NSTemporaryDirectory() + "overscroll-profiler-tests/" + safe + "-" + UUID().uuidString
-}
-
-func removeReportScratch(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
-
 /// Nearest rank: the smallest value with at least p % of the values at or below it,
 /// rank ⌈p/100 · n⌉ (less a hair, so 99.9 % of 5000 is rank 4995, not 4996 by rounding).
-func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
+public func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
     let rank = max(1, Int((p * Double(sorted.count) / 100 - 1e-9).rounded(.up)))
     return sorted[min(rank, sorted.count) - 1]
 }
 
-/// frames.csv as header + rows of cells.
-func readFramesCSV(_ path: String) throws -> (header: [String], rows: [[String]]) {
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    if lines.last == "" { lines.removeLast() }
-    let header = lines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
-    let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-    return (header, rows)
-}
-
 /// Polls `condition` every 20 ms until it holds or `timeout` passes.
-func pollUntil(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+public func pollUntil(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = MonotonicClock.now() + timeout
     while MonotonicClock.now() < deadline {
         if try condition() { return true }

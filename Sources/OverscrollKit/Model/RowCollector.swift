@@ -1,69 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The list's rows read from a text file (`--content`): one row per non-empty line.
-public enum ContentFile {
-    /// Reads `path` as UTF-8 text. Invalid bytes show as U+FFFD rather than refusing the
-    /// file (a kiosk should show something readable); CRLF and a leading BOM are handled;
-    /// empty lines are skipped. More than `maxRows` rows, or more than `maxBytes` bytes,
-    /// are cut, and a final row says so — a huge file must not exhaust the kiosk's memory.
-    public static func rows(fromFile path: String, maxRows: Int = 5000,
-                            maxBytes: Int = 16 << 20) throws(ContentFileError) -> [String] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ContentFileError(path: path, reason: .unreadable(errno: errno)) }
-        defer { close(fd) }
-
-        var collector = RowCollector(source: "file", maxRows: maxRows, maxBytes: maxBytes)
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while !collector.isCut {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                // A directory opens fine and fails here (EISDIR): same message as a missing file.
-                throw ContentFileError(path: path, reason: .unreadable(errno: errno))
-            }
-            buffer.withUnsafeBytes { _ = collector.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-        }
-        let rows = collector.finish()
-        guard !rows.isEmpty else { throw ContentFileError(path: path, reason: .empty) }
-        return rows
-    }
-}
-
-/// Why a content file gave no rows. The description is one line naming the file and what
-/// to do about it, ready for the command line to print.
-public struct ContentFileError: Error, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
-        /// open() or read() failed with this errno.
-        case unreadable(errno: Int32)
-        /// The file holds no non-empty line.
-        case empty
-    }
-
-    public var path: String
-    public var reason: Reason
-
-    public init(path: String, reason: Reason) {
-        self.path = path
-        self.reason = reason
-    }
-
-    public var description: String {
-        switch reason {
-        case .unreadable(let code):
-            "content file '\(path)' cannot be read: \(String(cString: strerror(code))); "
-                + "pass --content with a readable UTF-8 text file"
-        case .empty:
-            "content file '\(path)' has no rows; pass --content with a UTF-8 text file "
-                + "that has at least one non-empty line"
-        }
-    }
-}
-
 /// Turns a stream of text bytes into list rows — the one place that decides what a row is,
 /// shared by content files and refresh commands:
 /// - lines end at `\n`; a `\r` before it is dropped (CRLF files);
@@ -75,34 +9,34 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
 ///   fits a list capped at the same number. A line the byte limit cut through is kept,
 ///   truncated.
 /// Bytes can arrive in any chunks; a line split across chunks is joined.
-struct RowCollector {
-    enum Cut: Equatable {
+public struct RowCollector: Sendable {
+    public enum Cut: Equatable, Sendable {
         case rows(Int)
         case bytes(Int)
     }
 
     /// What the rows come from, for the notice: "… output cut at 5000 rows".
-    let source: String
-    let maxRows: Int
-    let maxBytes: Int
-    private(set) var cut: Cut?
+    public let source: String
+    public let maxRows: Int
+    public let maxBytes: Int
+    public private(set) var cut: Cut?
     private var rows: [String] = []
     private var line: [UInt8] = []
     private var bytesTaken = 0
     private var isFirstLine = true
 
-    init(source: String, maxRows: Int, maxBytes: Int = .max) {
+    public init(source: String, maxRows: Int, maxBytes: Int = .max) {
         self.source = source
         self.maxRows = max(1, maxRows)
         self.maxBytes = max(0, maxBytes)
     }
 
     /// Whether a limit was reached: more input would be ignored.
-    var isCut: Bool { cut != nil }
+    public var isCut: Bool { cut != nil }
 
     /// Takes a chunk of input. Returns false once a limit is reached and no more is wanted.
     @discardableResult
-    mutating func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
+    public mutating func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard cut == nil else { return false }
         var chunk = chunk[...]
         let room = maxBytes - bytesTaken
@@ -124,13 +58,13 @@ struct RowCollector {
     }
 
     /// The rows, the last one a notice if anything was cut.
-    mutating func finish() -> [String] {
+    public mutating func finish() -> [String] {
         if !line.isEmpty, cut != .rows(maxRows) { endLine() }
         guard let cut else { return rows }
         return rows.prefix(maxRows - 1) + [Self.notice(for: cut, source: source)]
     }
 
-    static func notice(for cut: Cut, source: String) -> String {
+    public static func notice(for cut: Cut, source: String) -> String {
         switch cut {
         case .rows(let n): "… \(source) cut at \(n) row\(n == 1 ? "" : "s")"
         case .bytes(let n): "… \(source) cut at \(formatBytes(n))"

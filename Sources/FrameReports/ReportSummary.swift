@@ -1,3 +1,4 @@
+import OverscrollKit
 import Foundation
 
 /// summary.json: the run's metadata, definitions, and statistics overall and per UI state.

@@ -1,3 +1,4 @@
+import OverscrollKit
 import Foundation
 
 /// Who made a report, on what, and how: the header a reader needs before trusting numbers

@@ -1,3 +1,4 @@
+import OverscrollKit
 import Dispatch
 import Synchronization
 #if canImport(Glibc)

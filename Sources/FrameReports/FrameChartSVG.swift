@@ -1,3 +1,4 @@
+import OverscrollKit
 import Foundation
 
 /// frames.svg: frame interval and CPU time over the run, against the budget line, with the

@@ -1,3 +1,4 @@
+import OverscrollKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+@testable import FrameReports
 @testable import OverscrollKit
+import ProfilerTestSupport
 
 /// The report directory as a run leaves it: files, their contents, and their limits.
 @Suite struct ReportWriterTests {

@@ -1,0 +1,67 @@
+import OverscrollKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The list's rows read from a text file (`--content`): one row per non-empty line.
+public enum ContentFile {
+    /// Reads `path` as UTF-8 text. Invalid bytes show as U+FFFD rather than refusing the
+    /// file (a kiosk should show something readable); CRLF and a leading BOM are handled;
+    /// empty lines are skipped. More than `maxRows` rows, or more than `maxBytes` bytes,
+    /// are cut, and a final row says so — a huge file must not exhaust the kiosk's memory.
+    public static func rows(fromFile path: String, maxRows: Int = 5000,
+                            maxBytes: Int = 16 << 20) throws(ContentFileError) -> [String] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ContentFileError(path: path, reason: .unreadable(errno: errno)) }
+        defer { close(fd) }
+
+        var collector = RowCollector(source: "file", maxRows: maxRows, maxBytes: maxBytes)
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while !collector.isCut {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                // A directory opens fine and fails here (EISDIR): same message as a missing file.
+                throw ContentFileError(path: path, reason: .unreadable(errno: errno))
+            }
+            buffer.withUnsafeBytes { _ = collector.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        }
+        let rows = collector.finish()
+        guard !rows.isEmpty else { throw ContentFileError(path: path, reason: .empty) }
+        return rows
+    }
+}
+
+/// Why a content file gave no rows. The description is one line naming the file and what
+/// to do about it, ready for the command line to print.
+public struct ContentFileError: Error, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// open() or read() failed with this errno.
+        case unreadable(errno: Int32)
+        /// The file holds no non-empty line.
+        case empty
+    }
+
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .unreadable(let code):
+            "content file '\(path)' cannot be read: \(String(cString: strerror(code))); "
+                + "pass --content with a readable UTF-8 text file"
+        case .empty:
+            "content file '\(path)' has no rows; pass --content with a UTF-8 text file "
+                + "that has at least one non-empty line"
+        }
+    }
+}
+
