@@ -60,13 +60,13 @@ let package = Package(
         .testTarget(
             name: "OverscrollKitTests",
             dependencies: [
-                "OverscrollKit", "ProfilerTestSupport",
+                "OverscrollKit", "RowSources", "ProfilerTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "ProfilerTestSupport"]),
         .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit"]),
-        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "CSDL"]),
+        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL"]),
         .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit"]),
     ],
     swiftLanguageModes: [.v6]

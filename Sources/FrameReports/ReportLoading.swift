@@ -93,8 +93,8 @@ extension ReportSummary {
 }
 
 /// Turns Foundation and POSIX errors into the short reason a user can act on.
-enum FileErrors {
-    static func reason(_ error: Error) -> String {
+public enum FileErrors {
+    public static func reason(_ error: Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

@@ -10,7 +10,8 @@ public struct ReportSummary: Sendable, Equatable {
 
     public var formatVersion: Int
     public var metadata: ReportMetadata
-    /// How every number was computed, in words (frame-timing.md §9.4: write them down).
+    /// How every number was computed, in words, in the file itself: a summary read months
+/// later must not depend on remembering what a column meant.
     public var definitions: [String: String]
     /// The whole run; its keys sit at the top level of summary.json.
     public var overall: GroupSummary
@@ -58,7 +59,7 @@ public struct ReportSummary: Sendable, Equatable {
     public static let definitions: [String: String] = [
         "percentiles": "nearest rank over frame times, as HdrHistogram valueAtPercentile (1 us resolution, 3 significant digits); never over fps values",
         "interval_ms": "present-to-present interval (virtual 1/fps in replay runs)",
-        "cpu_ms": "(render done - frame start) + (present done - present start), CLOCK_MONOTONIC",
+        "cpu_ms": "CPU time of the thread that ran the frame (CLOCK_THREAD_CPUTIME_ID), from frame start to present done; a present blocked on vsync is not counted, nor is work on other threads (the renderer's own)",
         "latency_ms": "oldest input handled in the frame to present returned; no display feedback, so scan-out is not included",
         "missed_vsyncs": "per frame max(0, round(interval / refresh period) - 1), summed",
         "janky_frames": "frames with missed_vsyncs >= 1",

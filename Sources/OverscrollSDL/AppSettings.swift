@@ -1,4 +1,5 @@
 import OverscrollKit
+import RowSources
 
 /// Everything that changes how the app behaves, shared by the live program and replay
 /// so a replay is the live program on a virtual clock.
@@ -25,15 +26,12 @@ public struct AppSettings: Sendable {
         self.fontPath = fontPath
     }
 
-    /// The model these settings describe, without a display (benchmarks, tools).
-    public func makeModelForBenchmark(width: Double, height: Double) -> OverscrollModel {
-        makeModel(width: width, height: height, inbox: RefreshInbox())
-    }
-
-    func makeModel(width: Double, height: Double, inbox: RefreshInbox) -> OverscrollModel {
+    /// The model these settings describe.
+    public func makeModel(width: Double, height: Double) -> OverscrollModel {
         var c = OverscrollModel.Configuration(viewportWidth: width, viewportHeight: height, threshold: threshold)
         c.refreshTimeout = refreshTimeout
         c.refreshMerge = refreshMerge
-        return OverscrollModel(configuration: c, rows: rows, source: refreshSource, inbox: inbox)
+        c.acceptsMouse = acceptMouse
+        return OverscrollModel(configuration: c, rows: rows)
     }
 }

@@ -28,6 +28,21 @@ public final class Display {
         public var hideCursor = false
 
         public init() {}
+
+        /// Headless: SDL's offscreen driver with the software renderer, hidden, unpaced.
+        /// Replay, the benchmarks and the pixel tests all draw this way, so their pixels
+        /// are the same on every machine. (`SDL_VIDEODRIVER` still wins, e.g. `dummy`.)
+        public static func headless(width: Int, height: Int) -> Options {
+            var options = Options()
+            options.width = width
+            options.height = height
+            options.resizable = false
+            options.videoDriver = "offscreen"
+            options.renderDriver = "software"
+            options.hidden = true
+            options.vsync = false
+            return options
+        }
     }
 
     public let window: OpaquePointer

@@ -3,29 +3,24 @@ import OverscrollKit
 
 /// The on-screen frame-time graph (F2, or a three-finger tap on a kiosk): the last ~2 s
 /// of present-to-present intervals as bars, CPU time over them, and the budget line at
-/// the measured refresh period. Buffers are allocated once; drawing a frame allocates
-/// nothing (the label is re-rasterized only when its text changes).
+/// the measured refresh period. Bar buffers grow once to the graph's capacity; drawing a
+/// frame then allocates nothing (the label is re-rasterized only when its text changes).
 final class HUDPainter {
     private let display: Display
-    private var samples: [FrameProfiler.HUDSample] = []
     private var intervalBars: [SDL_FRect] = []
     private var cpuBars: [SDL_FRect] = []
     private var jankBars: [SDL_FRect] = []
     private var label = ""
     private var shownJank = -1
 
-    init(display: Display, capacity: Int) {
+    init(display: Display) {
         self.display = display
-        samples.reserveCapacity(capacity)
-        intervalBars.reserveCapacity(capacity)
-        cpuBars.reserveCapacity(capacity)
-        jankBars.reserveCapacity(capacity)
     }
 
     /// Drawn at the bottom right, away from the refresh indicator and the error banner.
-    func draw(profiler: FrameProfiler, text: TextCache, scale: Double, width: Double, height: Double) {
+    func draw(_ graph: HUDScene, text: TextCache, scale: Double, width: Double, height: Double) {
         let renderer = display.renderer
-        profiler.copyHUDSamples(into: &samples)
+        let samples = graph.samples
         let s = scale
         let panelW = min(width - 16, 240) * s, panelH = 96 * s
         let left = width * s - panelW - 8 * s, top = height * s - panelH - 8 * s
@@ -37,7 +32,7 @@ final class HUDPainter {
         // 0…50 ms on the vertical axis, as MangoHud's frame-time graph.
         let graphTop = top + 24 * s, graphH = panelH - 30 * s
         let maxMs = 50.0
-        let count = max(1, profiler.hudCapacity)
+        let count = max(1, graph.capacity)
         let barW = panelW / Double(count)
         intervalBars.removeAll(keepingCapacity: true)
         cpuBars.removeAll(keepingCapacity: true)
@@ -57,16 +52,16 @@ final class HUDPainter {
         SDL_SetRenderDrawColor(renderer, 0xB3, 0xE5, 0x7C, 230)
         SDL_RenderFillRectsF(renderer, cpuBars, Int32(cpuBars.count))
         // The budget: the measured refresh period.
-        let budgetY = graphTop + graphH - min(1, profiler.refreshPeriod * 1000 / maxMs) * graphH
+        let budgetY = graphTop + graphH - min(1, graph.refreshPeriod * 1000 / maxMs) * graphH
         SDL_SetRenderDrawColor(renderer, 0xFF, 0xFF, 0xFF, 200)
         var line = SDL_FRect(x: Float(left), y: Float(budgetY), w: Float(panelW), h: Float(max(1, s)))
         SDL_RenderFillRectF(renderer, &line)
 
-        let jank = profiler.overall.jankyFrames
+        let jank = graph.jankyFrames
         if jank != shownJank {
             shownJank = jank
             // Rebuilt only when the count changes, so not a per-frame allocation.
-            let budget = (profiler.refreshPeriod * 10000).rounded() / 10
+            let budget = (graph.refreshPeriod * 10000).rounded() / 10
             label = "budget \(budget) ms · janky \(jank)"
         }
         if let entry = text.label(label) {

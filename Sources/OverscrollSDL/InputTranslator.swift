@@ -15,15 +15,12 @@ public struct InputTranslator {
         case ignored
     }
 
-    public var acceptMouse: Bool
-    public var acceptTouch: Bool
     /// Points per wheel notch.
     public var wheelStep = 48.0
 
-    public init(acceptMouse: Bool = true, acceptTouch: Bool = true) {
-        self.acceptMouse = acceptMouse
-        self.acceptTouch = acceptTouch
-    }
+    /// Which input the app takes (a touch-only kiosk) is the model's decision
+    /// (`OverscrollModel.admits`): this only translates.
+    public init() {}
 
     /// `windowSize` in points, for touch coordinates, which SDL normalizes to 0…1.
     public func translate(_ event: SDL_Event, windowSize: (width: Double, height: Double)) -> Output {
@@ -47,7 +44,7 @@ public struct InputTranslator {
             }
         case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
             let f = event.tfinger
-            guard acceptTouch, f.touchId != CSDL_MOUSE_TOUCHID else { return .ignored }
+            guard f.touchId != CSDL_MOUSE_TOUCHID else { return .ignored }
             let id = Self.pointer(touch: f.touchId, finger: f.fingerId)
             let x = Double(f.x) * windowSize.width, y = Double(f.y) * windowSize.height
             switch SDL_EventType(event.type) {
@@ -57,17 +54,17 @@ public struct InputTranslator {
             }
         case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
             let b = event.button
-            guard acceptMouse, b.which != CSDL_TOUCH_MOUSEID, b.button == UInt8(SDL_BUTTON_LEFT) else { return .ignored }
+            guard b.which != CSDL_TOUCH_MOUSEID, b.button == UInt8(SDL_BUTTON_LEFT) else { return .ignored }
             return SDL_EventType(event.type) == SDL_MOUSEBUTTONDOWN
                 ? .input(.pointerDown(.mouse, x: Double(b.x), y: Double(b.y)))
                 : .input(.pointerUp(.mouse))
         case SDL_MOUSEMOTION:
             let m = event.motion
-            guard acceptMouse, m.which != CSDL_TOUCH_MOUSEID else { return .ignored }
+            guard m.which != CSDL_TOUCH_MOUSEID else { return .ignored }
             return .input(.pointerMove(.mouse, x: Double(m.x), y: Double(m.y)))
         case SDL_MOUSEWHEEL:
             let w = event.wheel
-            guard acceptMouse, w.which != CSDL_TOUCH_MOUSEID else { return .ignored }
+            guard w.which != CSDL_TOUCH_MOUSEID else { return .ignored }
             var notches = Double(w.preciseY)
             if w.direction == UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue) { notches = -notches }
             // Wheel up (positive) moves towards the top, i.e. a smaller offset.

@@ -8,6 +8,7 @@ public final class Painter {
     private var renderer: OpaquePointer { display.renderer }
     public let text: TextCache
     private var mesh = ArcMesh()
+    private let hud: HUDPainter
     /// The banner's message cut to fit, worked out once per message and width.
     private var bannerFit: (message: String, width: Double, text: String)?
     public private(set) var scale: Double
@@ -16,6 +17,7 @@ public final class Painter {
         self.display = display
         self.text = text
         self.scale = scale
+        hud = HUDPainter(display: display)
     }
 
     public func setScale(_ newScale: Double) throws(SDLError) {
@@ -23,7 +25,9 @@ public final class Painter {
         try text.setScale(newScale)
     }
 
-    public func draw(_ scene: Scene, rows: [ListRow], layout: ListLayout) {
+    /// Draws the whole picture. The scene is everything there is to draw: the painter
+    /// reads nothing else.
+    public func draw(_ scene: Scene) {
         let s = scale
         let width = scene.width * s, height = scene.height * s
         setColor(Palette.gap)
@@ -31,18 +35,17 @@ public final class Painter {
 
         // The list's own background below its last row (short content, or a bounce past
         // the bottom); rows paint the rest, so nothing is filled twice.
-        let bottom = max(0, (scene.contentTop + Double(rows.count) * layout.rowHeight) * s)
+        let bottom = max(0, scene.contentBottom * s)
         if bottom < height { fill(x: 0, y: bottom, w: width, h: height - bottom, Palette.background) }
 
-        let rowHeight = layout.rowHeight * s
-        for index in scene.visibleRows {
-            let y = (scene.contentTop + Double(index) * layout.rowHeight) * s
-            fill(x: 0, y: y, w: width, h: rowHeight, index % 2 == 0 ? Palette.rowEven : Palette.rowOdd)
+        let rowHeight = scene.rowHeight * s
+        for row in scene.rows {
+            let y = row.y * s
+            fill(x: 0, y: y, w: width, h: rowHeight, row.index % 2 == 0 ? Palette.rowEven : Palette.rowOdd)
             fill(x: 0, y: y + rowHeight - max(1, s.rounded(.down)), w: width, h: max(1, s.rounded(.down)), Palette.separator)
-            let row = rows[index]
             if let label = text.row(row.id, text: row.text) {
                 let ty = y + (rowHeight - Double(label.height)) / 2
-                blit(label, x: layout.textInset * s, y: ty, color: Palette.text, alpha: 1)
+                blit(label, x: scene.textInset * s, y: ty, color: Palette.text, alpha: 1)
             }
         }
 
@@ -51,6 +54,7 @@ public final class Painter {
         if scene.flash > 0 {
             fill(x: 0, y: 0, w: width, h: height, Palette.flash, alpha: scene.flash)
         }
+        if let graph = scene.hud { hud.draw(graph, text: text, scale: s, width: scene.width, height: scene.height) }
     }
 
     private func drawIndicator(_ indicator: IndicatorScene, width: Double) {

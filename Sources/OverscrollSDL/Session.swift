@@ -1,22 +1,26 @@
 import CSDL
 import FrameReports
 import OverscrollKit
+import RowSources
 
-/// One running app: the display, the model, the painter and the sound, and the one
-/// function that turns a frame's input into a drawn frame. The live loop and replay
-/// differ only in where time and input come from.
+/// One running app: the display, the model, the painter, the sound and the refresh work,
+/// and `frame`, the one function that turns a frame's input into a drawn frame. The live
+/// loop and replay differ only in where time and input come from and how they wait.
 final class Session {
     let display: Display
     let painter: Painter
     let sound: FeedbackSound
     let settings: AppSettings
-    var model: OverscrollModel
-    var translator: InputTranslator
+    private(set) var model: OverscrollModel
+    let translator = InputTranslator()
     /// Always on: every frame is timed by phase and judged against the refresh period.
     private(set) var profiler: FrameProfiler
     /// Frame-timing report, when one was asked for.
     let report: ReportWriter?
-    private let hud: HUDPainter
+    /// Where refresh work reports back; drained into each frame's input.
+    private let inbox: RefreshInbox
+    /// This frame's picture, rebuilt in place every frame.
+    private var scene = Scene()
     var hudVisible = false
     private var tap = ThreeFingerTap()
     /// With a rotation the list is drawn into this texture, then turned onto the window.
@@ -26,8 +30,8 @@ final class Session {
          report: ReportWriter?, warn: (String) -> Void) throws(SDLError) {
         self.display = display
         self.report = report
+        self.inbox = inbox
         profiler = FrameProfiler(refreshPeriod: refreshPeriod)
-        hud = HUDPainter(display: display, capacity: profiler.hudCapacity)
         self.settings = settings
         let window = display.sizeInPoints
         let size = settings.rotation.logicalSize(width: window.width, height: window.height)
@@ -36,8 +40,7 @@ final class Session {
                                  pointSize: layout.fontSize, scale: display.pixelScale)
         painter = Painter(display: display, text: text, scale: display.pixelScale)
         sound = FeedbackSound(enabled: settings.sound, warn: warn)
-        model = settings.makeModel(width: size.width, height: size.height, inbox: inbox)
-        translator = InputTranslator(acceptMouse: settings.acceptMouse)
+        model = settings.makeModel(width: size.width, height: size.height)
     }
 
     deinit {
@@ -54,15 +57,30 @@ final class Session {
         return turned
     }
 
-    /// Whether the app takes this input at all: a touch-only kiosk ignores the mouse and
-    /// its wheel. (Live, the translator already drops them; replay feeds events directly.)
-    func admits(_ input: TimedInput) -> Bool {
-        guard !settings.acceptMouse else { return true }
-        switch input.event {
-        case .pointerDown(let id, _, _), .pointerMove(let id, _, _), .pointerUp(let id): return id != .mouse
-        case .wheel: return false
-        case .pointerCancel, .resize: return true
+    /// One frame: this frame's `inputs` (in the app's frame, on the model's clock) and any
+    /// refresh work that finished join the model at their own times; the model moves to
+    /// `time`; what it asked for starts (sound, refresh work); the scene is drawn and
+    /// presented. Returns the frame's phase times; the caller fills in what only it knows
+    /// (the interval since the last frame, the input latency) and `record`s it.
+    func frame(_ inputs: inout [TimedInput], to time: Double, startedAt frameStart: Double,
+               cpuStart: Double) -> FrameTiming {
+        inbox.deliver(dueBy: time, modelNow: model.now, into: &inputs)
+        let inputDone = MonotonicClock.now()
+        model.step(inputs, to: time)
+        if model.events.contains(.feedback) { sound.play() }
+        if let request = model.refreshRequest {
+            settings.refreshSource.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
         }
+        let updateDone = MonotonicClock.now()
+        render()
+        let renderDone = MonotonicClock.now()
+        SDL_RenderPresent(display.renderer)
+        let presentDone = MonotonicClock.now()
+        return FrameTiming(
+            frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
+            renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
+            interval: 0, latency: nil, state: UIState(model: model),
+            threadCPUTime: ThreadCPUClock.now() - cpuStart)
     }
 
     /// Record a finished frame: profiler always, report when asked for.
@@ -71,39 +89,28 @@ final class Session {
         report?.append(timing, verdict, model: model)
     }
 
-    /// Write the report's closing files; safe to call more than once.
-    func finishReport() throws(ReportWriterError) {
+    /// Stop refresh work still running (a command would outlive us otherwise), then write
+    /// the report's closing files; safe to call more than once.
+    func finish() throws(ReportWriterError) {
+        settings.refreshSource.cancelAll()
         try report?.finish(profiler: profiler)
     }
 
-    /// Apply this frame's inputs (already in the app's frame) at their own times, then
-    /// move the model to `time`.
-    func update(_ inputs: [TimedInput], to time: Double) {
-        model.step(inputs, to: time)
-        if model.events.contains(.feedback) { sound.play() }
-    }
-
     func render() {
-        let scene = Scene(model: model, flashEnabled: settings.flash)
+        scene.update(model: model, flashEnabled: settings.flash)
+        if hudVisible { scene.showHUD(profiler) } else { scene.hideHUD() }
         guard settings.rotation != .none, let target = rotationTarget() else {
-            painter.draw(scene, rows: model.rows, layout: model.configuration.layout)
-            drawHUD(width: scene.width, height: scene.height)
+            painter.draw(scene)
             return
         }
         let renderer = display.renderer
         SDL_SetRenderTarget(renderer, target.texture)
-        painter.draw(scene, rows: model.rows, layout: model.configuration.layout)
-        drawHUD(width: scene.width, height: scene.height)
+        painter.draw(scene)
         SDL_SetRenderTarget(renderer, nil)
         let (w, h) = display.sizeInPixels
         var destination = SDL_Rect(x: Int32(w / 2) - target.width / 2, y: Int32(h / 2) - target.height / 2,
                                    w: target.width, h: target.height)
         SDL_RenderCopyEx(renderer, target.texture, nil, &destination, Double(settings.rotation.rawValue), nil, SDL_FLIP_NONE)
-    }
-
-    private func drawHUD(width: Double, height: Double) {
-        guard hudVisible else { return }
-        hud.draw(profiler: profiler, text: painter.text, scale: painter.scale, width: width, height: height)
     }
 
     /// The window's size or density changed: resize the model and re-rasterize text.

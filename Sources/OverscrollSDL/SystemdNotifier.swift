@@ -33,7 +33,8 @@ public final class SystemdNotifier {
             let offset = abstract ? 1 : 0      // abstract: first byte stays NUL
             for (i, b) in bytes.enumerated() { raw[offset + i] = b }
         }
-        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 1 : 1))
+        // One byte more either way: the leading NUL of an abstract name, or the trailing NUL of a path.
+        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
         socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 

@@ -142,19 +142,20 @@ case "allocations":
     MallocInterposerSwift.initialize()
     // The model alone (input → model → scene), without SDL, over the same gestures.
     func modelOnly(_ repeats: Int) -> (frames: Int, mallocs: Int) {
-        var model = settings().makeModelForBenchmark(width: 480, height: 800)
+        var model = settings().makeModel(width: 480, height: 800)
         var driver = ReplayDriver(script: parsed, fps: 60, repeats: repeats)
         var inputs: [TimedInput] = []
         inputs.reserveCapacity(64)
         var done = false
         var sink = 0.0
+        var scene = Scene()
         MallocInterposerSwift.reset()
         MallocInterposerSwift.hook()
         while !done {
             inputs.removeAll(keepingCapacity: true)
             driver.collectInputs(into: &inputs)
             model.step(inputs, to: driver.time)
-            let scene = Scene(model: model)
+            scene.update(model: model)
             sink += scene.contentTop + Double(UIState(model: model).rawValue.count)
             done = driver.endFrame(model: model)
         }
@@ -173,13 +174,8 @@ case "allocations":
 
 case "arc":
     let runs = intOption("--runs", 7)
-    var options = Display.Options()
-    options.videoDriver = "offscreen"
-    options.renderDriver = "software"
-    options.hidden = true
-    options.vsync = false
     let display: Display
-    do { display = try Display(options) } catch { fail(error.description, code: 69) }
+    do { display = try Display(.headless(width: 480, height: 800)) } catch { fail(error.description, code: 69) }
     var mesh = ArcMesh()
     var perFrame: [Double] = []
     for _ in 0..<runs {

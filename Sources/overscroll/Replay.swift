@@ -1,4 +1,5 @@
 import ArgumentParser
+import FrameReports
 import Foundation
 import OverscrollKit
 import OverscrollSDL
@@ -70,19 +71,10 @@ struct Replay: ParsableCommand {
     private func loadScript() throws -> GestureScript {
         let text: String
         do { text = try String(contentsOfFile: script, encoding: .utf8) } catch {
-            throw Failure("\(script): cannot read the gesture script (\(Self.reason(error))); check the path", code: 66)
+            throw Failure("\(script): cannot read the gesture script (\(FileErrors.reason(error))); check the path", code: 66)
         }
         do { return try GestureScript(parsing: text) } catch {
             throw Failure("\(script):\(error.line):\(error.column): \(error.message)", code: 65)
         }
-    }
-
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        return nsError.localizedDescription
     }
 }

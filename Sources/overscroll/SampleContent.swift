@@ -1,14 +1,13 @@
 import Foundation
+import RowSources
 
 /// The demo's rows, from `Assets/content/sample.txt`, found next to the executable (as
 /// built in `.build/…` or installed under `share/overscroll`) or in the working directory.
 enum SampleContent {
     static func rows() -> [String] {
         for path in candidates() {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-                let rows = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-                if !rows.isEmpty { return rows }
-            }
+            // The same rules as any content file (CRLF, BOM, limits): one row reader.
+            if let rows = try? ContentFile.rows(fromFile: path) { return rows }
         }
         // The app still works without its assets; it says what it shows instead.
         return (1...100).map { "Item \($0)" }

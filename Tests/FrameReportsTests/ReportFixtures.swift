@@ -30,5 +30,5 @@ func readFramesCSV(_ path: String) throws -> (header: [String], rows: [[String]]
 
 func makeModel(height: Double = 800, rows: Int = 100) -> OverscrollModel {
     let c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: height)
-    return OverscrollModel(configuration: c, rows: (0..<rows).map { "Row \($0)" }, source: DemoRefreshSource())
+    return OverscrollModel(configuration: c, rows: (0..<rows).map { "Row \($0)" })
 }

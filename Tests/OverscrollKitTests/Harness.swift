@@ -1,4 +1,5 @@
 @testable import OverscrollKit
+import RowSources
 
 /// One frame of a model run, as the trace would record it.
 struct FrameSample: Equatable {
@@ -33,25 +34,31 @@ struct DoubleSource: RefreshSource {
 }
 
 func makeModel(height: Double = 800, rows: Int = 100, threshold: Double? = nil,
-               source: any RefreshSource = DemoRefreshSource(), timeout: Double = 10) -> OverscrollModel {
+               timeout: Double = 10) -> OverscrollModel {
     var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: height, threshold: threshold)
     c.refreshTimeout = timeout
-    return OverscrollModel(configuration: c, rows: (0..<rows).map { "Row \($0)" }, source: source)
+    return OverscrollModel(configuration: c, rows: (0..<rows).map { "Row \($0)" })
 }
 
-/// Runs a script through the model alone, the way `overscroll replay` does, and records
-/// every frame.
-func replay(_ text: String, fps: Int, model: OverscrollModel = makeModel()) throws -> [FrameSample] {
+/// Runs a script through the model and its refresh work, the way `overscroll replay`
+/// does without drawing, and records every frame.
+func replay(_ text: String, fps: Int, model: OverscrollModel = makeModel(),
+            source: any RefreshSource = DemoRefreshSource()) throws -> [FrameSample] {
     let script = try GestureScript(parsing: text)
     var driver = ReplayDriver(script: script, fps: fps)
     var model = model
+    let inbox = RefreshInbox()
     var samples: [FrameSample] = []
     var inputs: [TimedInput] = []
     var finished = false
     while !finished {
         inputs.removeAll(keepingCapacity: true)
         driver.collectInputs(into: &inputs)
+        inbox.deliver(dueBy: driver.time, modelNow: model.now, into: &inputs)
         model.step(inputs, to: driver.time)
+        if let request = model.refreshRequest {
+            source.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
+        }
         samples.append(FrameSample(frame: driver.frame, time: driver.time, offset: model.scroll.offset,
                                    velocity: model.scroll.velocity, state: model.refresh.state.name,
                                    progress: model.progress, rows: model.rows.count, events: model.events))

@@ -63,18 +63,6 @@ import ProfilerTestSupport
         #expect(abs(t.duration(of: .present) - 0.005) < 1e-12)
         #expect(abs(t.cpuTime - 0.011) < 1e-12)
     }
-
-    // Its cost is a benchmark figure (`overscroll-bench profiler`), not a timed test.
-    @Test func monotonicClockNeverRunsBackwards() {
-        let a = MonotonicClock.now()
-        var last = a
-        for _ in 0..<200_000 {
-            let now = MonotonicClock.now()
-            #expect(now >= last)
-            last = now
-        }
-        #expect(last > a)
-    }
 }
 
 @Suite struct ProfilerUIStateTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import OverscrollKit
+import RowSources
 
 /// Pull-to-refresh through the whole model, driven by gesture scripts as replay drives it.
 @Suite struct PullToRefreshModelTests {
@@ -84,14 +85,14 @@ import Testing
     }
 
     @Test func aFailingSourceShowsTheErrorAndKeepsTheRows() throws {
-        let samples = try replay(pull, fps: 60, model: makeModel(source: FailingSource()))
+        let samples = try replay(pull, fps: 60, source: FailingSource())
         #expect(frames(samples, with: .refreshError).count == 1)
         #expect(frames(samples, with: .refreshEnd).isEmpty)
         #expect(samples.last?.rows == 100 && samples.last?.offset == 0)
     }
 
     @Test func aHangingSourceTimesOut() throws {
-        let samples = try replay(pull, fps: 60, model: makeModel(source: HangingSource(), timeout: 2))
+        let samples = try replay(pull, fps: 60, model: makeModel(timeout: 2), source: HangingSource())
         let start = try #require(frames(samples, with: .refreshStart).first)
         let error = try #require(frames(samples, with: .refreshError).first)
         #expect(abs(error.time - start.time - 2) < 1.0 / 60 + 1e-9)
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func aSourceThatCompletesTwiceCountsOnce() throws {
-        let samples = try replay(pull, fps: 60, model: makeModel(source: DoubleSource()))
+        let samples = try replay(pull, fps: 60, source: DoubleSource())
         #expect(frames(samples, with: .refreshEnd).count == 1)
         #expect(frames(samples, with: .refreshError).isEmpty)
         #expect(samples.last?.rows == 101)

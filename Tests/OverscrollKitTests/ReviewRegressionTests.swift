@@ -1,5 +1,6 @@
 import Testing
 @testable import OverscrollKit
+import RowSources
 
 /// Edge cases found in review, each once a real defect.
 @Suite struct ReviewRegressionTests {
@@ -13,7 +14,7 @@ import Testing
             wait \(waitMs)ms
             up
             wait 3s
-            """, fps: 60, model: makeModel(source: DemoRefreshSource(duration: 5), timeout: 1))
+            """, fps: 60, model: makeModel(timeout: 1), source: DemoRefreshSource(duration: 5))
         #expect(samples.contains { $0.events.contains(.refreshError) })
         #expect(samples.last?.state == "idle")
     }
@@ -30,7 +31,7 @@ import Testing
             move 240 341 40ms
             up
             wait 2s
-            """, fps: 60, model: makeModel(source: DemoRefreshSource(duration: 1)))
+            """, fps: 60, source: DemoRefreshSource(duration: 1))
         let end = try #require(samples.firstIndex { $0.events.contains(.refreshEnd) })
         let lift = try #require(samples.lastIndex { $0.time <= 3.0 })
         #expect(end < lift)        // the refresh ended while the finger held the list

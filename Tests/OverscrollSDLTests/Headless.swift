@@ -15,14 +15,7 @@ final class Headless {
     let scale: Double
 
     init(width: Int = 480, height: Int = 800, scale: Double = 1) throws {
-        var options = Display.Options()
-        options.width = Int(Double(width) * scale)
-        options.height = Int(Double(height) * scale)
-        options.videoDriver = "offscreen"
-        options.renderDriver = "software"
-        options.hidden = true
-        options.vsync = false
-        display = try Display(options)
+        display = try Display(.headless(width: Int(Double(width) * scale), height: Int(Double(height) * scale)))
         let font = try FontLocator.locate(explicit: nil)
         let text = try TextCache(display: display, fontPath: font, pointSize: ListLayout().fontSize, scale: scale)
         painter = Painter(display: display, text: text, scale: scale)
@@ -30,7 +23,7 @@ final class Headless {
     }
 
     func render(_ model: OverscrollModel, flash: Bool = true) -> Image {
-        painter.draw(Scene(model: model, flashEnabled: flash), rows: model.rows, layout: model.configuration.layout)
+        painter.draw(Scene(model: model, flashEnabled: flash))
         return readPixels()
     }
 
@@ -75,7 +68,7 @@ struct Image {
 func pulledModel(fingerTravel: Double, threshold: Double? = nil) -> OverscrollModel {
     var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800, threshold: threshold)
     c.refreshTimeout = 10
-    var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0)" }, source: DemoRefreshSource())
+    var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0)" })
     let finger = PointerID(1)
     model.step([TimedInput(time: 0, event: .pointerDown(finger, x: 240, y: 100))], to: 0)
     var inputs: [TimedInput] = []

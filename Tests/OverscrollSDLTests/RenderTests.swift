@@ -9,7 +9,7 @@ extension SDLSuite { @Suite struct RenderTests {
         let headless = try Headless()
         var config = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
         config.refreshTimeout = 10
-        let model = OverscrollModel(configuration: config, rows: ["First row", "Second row", "Third"], source: DemoRefreshSource())
+        let model = OverscrollModel(configuration: config, rows: ["First row", "Second row", "Third"])
         let image = headless.render(model)
         let layout = ListLayout()
         // Right of the text, each row is its own background colour.

@@ -1,5 +1,6 @@
 import CSDL
 import OverscrollKit
+import RowSources
 import Testing
 @testable import OverscrollSDL
 
@@ -27,7 +28,8 @@ extension SDLSuite {
             // A finger moving left across the window (down the app) pulls the list down.
             let down = session.logical(TimedInput(time: 0, event: .pointerDown(PointerID(1), x: 600, y: 240)))
             let move = session.logical(TimedInput(time: 0.1, event: .pointerMove(PointerID(1), x: 500, y: 240)))
-            session.update([down, move], to: 0.1)
+            var inputs = [down, move]
+            _ = session.frame(&inputs, to: 0.1, startedAt: 0, cpuStart: 0)
             #expect(session.model.scroll.offset < 0)
         }
     }

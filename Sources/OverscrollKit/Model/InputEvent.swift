@@ -1,6 +1,7 @@
 /// What the model is told, already stripped of SDL: pointer motion in window points,
-/// the wheel, and window changes. Every event carries its own time (seconds on the
-/// model's clock), and the model applies it at that time, not at the frame that drains it.
+/// the wheel, window changes, and the end of refresh work it asked for. Every event
+/// carries its own time (seconds on the model's clock), and the model applies it at that
+/// time, not at the frame that drains it.
 public enum InputEvent: Sendable, Equatable {
     case pointerDown(PointerID, x: Double, y: Double)
     case pointerMove(PointerID, x: Double, y: Double)
@@ -11,6 +12,18 @@ public enum InputEvent: Sendable, Equatable {
     case wheel(dy: Double)
     /// The window's size in points.
     case resize(width: Double, height: Double)
+    /// The refresh work started for `generation` (a `RefreshRequest`) ended. Results for a
+    /// refresh that already ended (timed out, or a duplicate) change nothing.
+    case refreshCompleted(generation: Int, result: RefreshResult)
+
+    /// Whether the event comes from the mouse or its wheel (a touch-only kiosk ignores it).
+    public var isMouse: Bool {
+        switch self {
+        case .pointerDown(let id, _, _), .pointerMove(let id, _, _), .pointerUp(let id): id == .mouse
+        case .wheel: true
+        case .pointerCancel, .resize, .refreshCompleted: false
+        }
+    }
 }
 
 public struct TimedInput: Sendable, Equatable {

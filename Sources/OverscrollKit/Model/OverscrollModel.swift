@@ -1,6 +1,8 @@
 /// The whole app's state, without SDL: the scroll view, the refresh state machine, the
 /// rows, and the transient feedback. Input events go in, `advance(to:)` moves time on,
-/// and the drawing code reads it back. Nothing here calls out except the refresh source.
+/// and the drawing code reads it back. Nothing here calls out: what the model wants done
+/// (a sound, refresh work) leaves it as data (`events`, `refreshRequest`), and the work's
+/// result comes back as an input (`.refreshCompleted`).
 public struct OverscrollModel: Sendable {
     public struct Configuration: Sendable {
         public var viewportWidth: Double
@@ -19,6 +21,8 @@ public struct OverscrollModel: Sendable {
         /// The list never holds more rows than this (a kiosk refreshing for days must not
         /// grow without bound); the oldest rows at the bottom go first.
         public var maxRows = 5000
+        /// Take the mouse and its wheel as well as touch (a touch-only kiosk does not).
+        public var acceptsMouse = true
 
         public init(viewportWidth: Double, viewportHeight: Double, threshold: Double? = nil) {
             self.viewportWidth = viewportWidth
@@ -33,6 +37,14 @@ public struct OverscrollModel: Sendable {
         case replace
     }
 
+    /// Refresh work the model asks the app to start: its result comes back as a
+    /// `.refreshCompleted` input carrying the same generation.
+    public struct RefreshRequest: Sendable, Equatable {
+        public var generation: Int
+        /// When the refresh started, on the model's clock.
+        public var startTime: Double
+    }
+
     public struct Banner: Sendable, Equatable {
         public var message: String
         public var since: Double
@@ -44,24 +56,21 @@ public struct OverscrollModel: Sendable {
     public private(set) var viewportWidth: Double
     /// What happened since `beginFrame()`.
     public private(set) var events: FrameEvents = []
+    /// Refresh work to start, asked for since `beginFrame()`.
+    public private(set) var refreshRequest: RefreshRequest?
     public private(set) var lastFeedback: Double = -.infinity
     public private(set) var banner: Banner?
     /// The arc as it was when the refresh started, and when, so the spinner continues
     /// from it without a jump.
     public private(set) var spinnerOrigin: (arc: ArcShape, time: Double)?
     public let configuration: Configuration
-    private let source: any RefreshSource
-    private let inbox: RefreshInbox
     private var nextRowID: Int
 
-    public init(configuration: Configuration, rows: [String], source: any RefreshSource,
-                inbox: RefreshInbox = RefreshInbox()) {
+    public init(configuration: Configuration, rows: [String]) {
         self.configuration = configuration
         self.viewportWidth = configuration.viewportWidth
         self.rows = rows.enumerated().map { ListRow(id: $0.offset, text: $0.element) }
         self.nextRowID = rows.count
-        self.source = source
-        self.inbox = inbox
         let layout = configuration.layout
         self.scroll = ScrollView(viewportHeight: configuration.viewportHeight,
                                  contentHeight: layout.contentHeight(rows: rows.count),
@@ -84,12 +93,27 @@ public struct OverscrollModel: Sendable {
             && banner == nil
     }
 
-    public mutating func beginFrame() { events = [] }
+    public mutating func beginFrame() {
+        events = []
+        refreshRequest = nil
+    }
 
     // MARK: Input
 
+    /// Whether the model takes this input at all: the one place input is admitted.
+    public func admits(_ event: InputEvent) -> Bool {
+        configuration.acceptsMouse || !event.isMouse
+    }
+
     public mutating func handle(_ input: TimedInput) {
-        advance(to: input.time)
+        // Refused input never moves time on: the model sees exactly what it would without it.
+        guard admits(input.event) else { return }
+        if case .refreshCompleted = input.event {
+            // A result and the timeout at the same instant: the result wins.
+            advance(to: input.time, timeoutAt: .strictlyBefore)
+        } else {
+            advance(to: input.time)
+        }
         // A broken timestamp (NaN) happens "now", never at an undefined time.
         let t = input.time.isFinite ? max(input.time, now) : now
         switch input.event {
@@ -120,6 +144,11 @@ public struct OverscrollModel: Sendable {
             if configuration.threshold == nil {
                 refresh.configuration.threshold = RefreshController.Configuration.defaultThreshold(viewportHeight: height)
             }
+        case let .refreshCompleted(generation, result):
+            // Only the running refresh's own result counts: a late one, after its timeout or
+            // a duplicate, belongs to a refresh that already ended.
+            guard generation == refresh.runningGeneration else { return }
+            apply(refresh.handle(.completed(result, at: t)), at: t)
         }
     }
 
@@ -132,27 +161,20 @@ public struct OverscrollModel: Sendable {
 
     // MARK: Time
 
-    /// Move the model to `time`: refresh completions and timeouts due before it take
-    /// effect at their own times, in order, then the motion is evaluated at `time`.
-    public mutating func advance(to time: Double) {
+    /// When a refresh's deadline falls exactly on the time being advanced to, does it fire?
+    enum DeadlineRule { case atOrBefore, strictlyBefore }
+
+    /// Move the model to `time`: a refresh deadline due by then takes effect at its own
+    /// time, then the motion is evaluated at `time`. (Refresh results arrive as inputs,
+    /// at their own times, before this.)
+    public mutating func advance(to time: Double) { advance(to: time, timeoutAt: .atOrBefore) }
+
+    private mutating func advance(to time: Double, timeoutAt rule: DeadlineRule) {
         guard time.isFinite else { return }
-        // Each pass ends the running refresh or breaks; the cap is a guard against a pass
-        // that changes nothing, which would otherwise spin the frame for ever.
-        var passes = 0
-        while passes < 4, let generation = refresh.runningGeneration {
-            passes += 1
-            let deadline = refresh.deadline ?? .infinity
-            if let completion = inbox.take(generation: generation, dueBy: min(time, deadline)) {
-                let at = max(completion.time ?? time, now)
-                scroll.advance(to: at)
-                apply(refresh.handle(.completed(completion.result, at: at)), at: at)
-            } else if deadline <= time {
-                scroll.advance(to: deadline)
-                inbox.clear()
-                apply(refresh.handle(.tick(now: deadline, collapsed: false)), at: deadline)
-            } else {
-                break
-            }
+        // At most one deadline can fall inside one advance: a refresh starts only on an input.
+        if let deadline = refresh.deadline, deadline < time || (rule == .atOrBefore && deadline == time) {
+            scroll.advance(to: deadline)
+            apply(refresh.handle(.tick(now: deadline, collapsed: false)), at: deadline)
         }
         scroll.advance(to: time)
         let collapsed = scroll.isAtRest
@@ -171,7 +193,7 @@ public struct OverscrollModel: Sendable {
         case .startRefresh(let generation):
             events.insert(.refreshStart)
             scroll.setTopInset(refresh.restingInset, at: t)
-            source.start(RefreshJob(generation: generation, startTime: t, inbox: inbox))
+            refreshRequest = RefreshRequest(generation: generation, startTime: t)
         case .insertRows(let texts):
             events.insert(.refreshEnd)
             insert(texts, at: t)

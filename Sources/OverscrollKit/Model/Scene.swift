@@ -16,35 +16,97 @@ public struct BannerScene: Sendable, Equatable {
     public var opacity: Double
 }
 
-/// What to draw this frame, derived from the model; data only, so it is testable and the
-/// SDL layer stays a plain painter.
+/// One list row as drawn: its stable id (text is rasterized once per id), its text, and
+/// the y of its top edge in points.
+public struct SceneRow: Sendable, Equatable {
+    public var id: Int
+    public var text: String
+    public var y: Double
+    /// 0 for the first row of the list: rows alternate shades by position.
+    public var index: Int
+}
+
+/// The frame-time graph, when it is shown: the last seconds of frames and the budget.
+public struct HUDScene: Sendable, Equatable {
+    public var samples: [FrameProfiler.HUDSample] = []
+    /// How many samples the graph spans when full.
+    public var capacity = 0
+    public var refreshPeriod = 1.0 / 60
+    public var jankyFrames = 0
+
+    public init() {}
+}
+
+/// What to draw this frame: the whole picture as data, so it is testable, can be compared
+/// with the last frame's, and the SDL layer stays a plain painter that sees nothing else.
+/// Built once and updated in place each frame (`update`), so a frame allocates nothing.
 public struct Scene: Sendable {
-    public var width: Double
-    public var height: Double
+    public var width: Double = 0
+    public var height: Double = 0
+    public var rowHeight: Double = 0
+    public var textInset: Double = 0
     /// y of row 0's top edge, in points (negative when scrolled into the content).
-    public var contentTop: Double
-    public var visibleRows: Range<Int>
+    public var contentTop: Double = 0
+    /// y where the list's rows end (its background continues below).
+    public var contentBottom: Double = 0
+    /// The rows that intersect the window, top to bottom.
+    public var rows: [SceneRow] = []
     public var indicator: IndicatorScene?
     /// 0…1 white overlay over the whole window (the threshold flash).
-    public var flash: Double
+    public var flash: Double = 0
     public var banner: BannerScene?
+    /// The frame-time graph; nil when hidden.
+    public var hud: HUDScene?
 
+    public init() { rows.reserveCapacity(64) }
+
+    /// The scene for `model` as it is now, without the HUD.
     public init(model: OverscrollModel, flashEnabled: Bool = true) {
+        self.init()
+        update(model: model, flashEnabled: flashEnabled)
+    }
+
+    /// Rebuilds the scene from `model`, reusing its storage. The HUD is set apart
+    /// (`showHUD`/`hideHUD`): it shows the profiler, which is not the model.
+    public mutating func update(model: OverscrollModel, flashEnabled: Bool = true) {
         let scroll = model.scroll
         let layout = model.configuration.layout
         width = model.viewportWidth
         height = scroll.viewportHeight
+        rowHeight = layout.rowHeight
+        textInset = layout.textInset
         contentTop = -scroll.offset
-        visibleRows = layout.visibleRows(offset: scroll.offset, height: scroll.viewportHeight, count: model.rows.count)
+        contentBottom = contentTop + layout.contentHeight(rows: model.rows.count)
+        rows.removeAll(keepingCapacity: true)
+        let visible = layout.visibleRows(offset: scroll.offset, height: scroll.viewportHeight, count: model.rows.count)
+        for index in visible {
+            let row = model.rows[index]
+            rows.append(SceneRow(id: row.id, text: row.text, y: contentTop + Double(index) * layout.rowHeight, index: index))
+        }
         let age = model.now - model.lastFeedback
         let duration = model.configuration.flashDuration
         flash = flashEnabled && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
         indicator = Self.indicator(model)
+        banner = nil
         if let b = model.banner {
             let left = model.configuration.bannerDuration - (model.now - b.since)
             banner = BannerScene(message: b.message, opacity: min(1, max(0, left / 0.3)))
         }
     }
+
+    /// Shows the frame-time graph with the profiler's latest samples (copied into storage
+    /// the scene keeps, so this allocates nothing once the graph has been shown).
+    public mutating func showHUD(_ profiler: FrameProfiler) {
+        var graph = hud ?? HUDScene()
+        hud = nil    // keep `graph.samples` uniquely referenced while it is refilled
+        profiler.copyHUDSamples(into: &graph.samples)
+        graph.capacity = profiler.hudCapacity
+        graph.refreshPeriod = profiler.refreshPeriod
+        graph.jankyFrames = profiler.overall.jankyFrames
+        hud = graph
+    }
+
+    public mutating func hideHUD() { hud = nil }
 
     static func indicator(_ model: OverscrollModel) -> IndicatorScene? {
         let c = model.refresh.configuration

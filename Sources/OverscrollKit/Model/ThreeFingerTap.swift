@@ -34,7 +34,7 @@ public struct ThreeFingerTap: Sendable {
             }
         case .pointerCancel:
             fingers.removeAll(keepingCapacity: true)
-        case .wheel, .resize:
+        case .wheel, .resize, .refreshCompleted:
             break
         }
         return false

@@ -15,7 +15,9 @@ public protocol ScrollPhysics: Sendable {
     func ballistic(position: Double, velocity: Double, range: ClosedRange<Double>) -> any Simulation
 }
 
-/// The iOS feel, with the constants from DESIGN.md / reference/physics.md.
+/// The iOS feel. The rubber band is UIScrollView's closed form with c = 0.55 (measured and
+/// published by Grant Paul, "Rubber band scrolling", and used by Flutter's iOS physics);
+/// momentum keeps 0.998 of its speed per ms (`UIScrollView.DecelerationRate.normal`).
 public struct PhysicsProfile: ScrollPhysics, Equatable {
     /// Rubber-band coefficient c in b = (1 − 1/(x·c/d + 1))·d.
     public var rubberBandCoefficient = 0.55

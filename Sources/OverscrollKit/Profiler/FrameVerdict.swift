@@ -1,4 +1,6 @@
-/// What one frame means against the display's refresh period (frame-timing.md §9.4).
+/// What one frame means against the display's refresh period, counted as Android's
+/// FrameMetrics and Perfetto's frame timeline count jank: by refreshes missed, not by a
+/// fixed 16.7 ms.
 public struct FrameVerdict: Sendable, Equatable {
     /// Refreshes that showed the previous frame again: `max(0, round(interval/period) − 1)`.
     public var missedVsyncs: Int

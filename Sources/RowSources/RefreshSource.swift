@@ -1,10 +1,5 @@
+import OverscrollKit
 import Synchronization
-
-/// What a refresh produces: new rows, or a message saying why there are none.
-public enum RefreshResult: Sendable, Equatable {
-    case success([String])
-    case failure(String)
-}
 
 /// The work behind a refresh. The view does not care what it is; it only waits for it to
 /// end. `start` must return at once: long work belongs on another thread, which calls
@@ -25,6 +20,12 @@ public struct RefreshJob: Sendable {
     /// When the refresh started, on the model's clock.
     public let startTime: Double
     let inbox: RefreshInbox
+
+    public init(generation: Int, startTime: Double, inbox: RefreshInbox) {
+        self.generation = generation
+        self.startTime = startTime
+        self.inbox = inbox
+    }
 
     /// Report the result. `at` is the model time it happened, for work that is simulated
     /// on the model's clock (the demo's delay); real work leaves it nil and the completion
@@ -54,23 +55,30 @@ public final class RefreshInbox: Sendable {
         wake()
     }
 
-    /// Removes and returns the earliest completion for `generation` that is due by `now`
-    /// (completions for other generations are dropped: they belong to refreshes that ended).
-    func take(generation: Int, dueBy now: Double) -> RefreshCompletion? {
-        pending.withLock { list in
-            guard !list.isEmpty else { return nil }
-            list.removeAll { $0.generation != generation }
-            var best: Int?
-            for i in list.indices where (list[i].time ?? -.infinity) <= now {
-                if best == nil || (list[i].time ?? -.infinity) < (list[best!].time ?? -.infinity) { best = i }
-            }
-            guard let best else { return nil }
-            return list.remove(at: best)
+    /// Moves every completion due by `time` into `inputs`, as `.refreshCompleted` events
+    /// in time order among the frame's other inputs (ahead of an input at the same instant).
+    /// Real work carries no time of its own: it finished while the last frame was shown, so
+    /// it is placed at `modelNow`, the start of this frame's span. Completions due later
+    /// (work simulated on the model's clock) stay until their frame.
+    public func deliver(dueBy time: Double, modelNow: Double, into inputs: inout [TimedInput]) {
+        for completion in take(dueBy: time) {
+            let at = completion.time ?? modelNow
+            let input = TimedInput(time: at, event: .refreshCompleted(generation: completion.generation,
+                                                                       result: completion.result))
+            inputs.insert(input, at: inputs.firstIndex { $0.time >= at } ?? inputs.endIndex)
         }
     }
 
-    /// Forget everything (the refresh ended by timeout; late completions change nothing).
-    func clear() { pending.withLock { $0.removeAll() } }
+    /// Removes and returns the completions due by `time`, in the order they were posted
+    /// (real work, with no time of its own, is always due).
+    func take(dueBy time: Double) -> [RefreshCompletion] {
+        pending.withLock { list in
+            guard !list.isEmpty else { return [] }
+            let due = list.filter { ($0.time ?? -.infinity) <= time }
+            list.removeAll { ($0.time ?? -.infinity) <= time }
+            return due
+        }
+    }
 }
 
 /// The demo's refresh: waits `duration` on the model's clock, then yields a few new rows.

@@ -1,6 +1,7 @@
 import CSDL
 import FrameReports
 import OverscrollKit
+import RowSources
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,31 +89,22 @@ public final class LiveApp {
             // events, stamped on the real clock, inside this frame's span of model time.
             let frameTime = clock.frame()
             for i in inputs.indices { inputs[i].time = clock.modelTime(ofStamp: inputs[i].time) }
-            let inputDone = MonotonicClock.now()
-            session.update(inputs, to: frameTime)
-            let updateDone = MonotonicClock.now()
-            session.render()
-            let renderDone = MonotonicClock.now()
-            SDL_RenderPresent(session.display.renderer)
-            let presentDone = MonotonicClock.now()
-            presentAverage += (presentDone - renderDone - presentAverage) * 0.1
+            var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart)
+            let presentDone = timing.presentDone
+            presentAverage += (presentDone - timing.presentStart - presentAverage) * 0.1
             // After sleeping on input no frame was due, so that gap is not jank.
-            let interval = slept || lastPresent == nil ? period : presentDone - lastPresent!
+            timing.frame = frame
+            timing.interval = slept || lastPresent == nil ? period : presentDone - lastPresent!
+            timing.latency = oldestArrival.map { presentDone - $0 }
             lastPresent = presentDone
-            session.record(FrameTiming(
-                frame: frame, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
-                renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
-                interval: interval, latency: oldestArrival.map { presentDone - $0 }, state: UIState(model: session.model),
-                threadCPUTime: ThreadCPUClock.now() - cpuStart))
+            session.record(timing)
             if frame == 0 { notifier.ready(status: "showing \(session.model.rows.count) rows") }
             notifier.frame(now: presentDone)
             frame += 1
             nextDeadline = pace(after: nextDeadline, period: period)
         }
         notifier.stopping()
-        // A refresh command still running would outlive us otherwise.
-        session.settings.refreshSource.cancelAll()
-        do { try session.finishReport() } catch { return error.description }
+        do { try session.finish() } catch { return error.description }
         return nil
     }
 
@@ -139,7 +131,7 @@ public final class LiveApp {
         case .toggleHUD:
             if !options.kiosk { session.hudVisible.toggle() }
         case .input(let input):
-            if oldestArrival == nil { oldestArrival = MonotonicClock.now() }
+            if oldestArrival == nil && session.model.admits(input) { oldestArrival = MonotonicClock.now() }
             inputs.append(session.logical(TimedInput(time: time, event: input)))
         case .windowChanged:
             inputs.append(session.logical(session.windowChanged(at: time)))
@@ -147,56 +139,5 @@ public final class LiveApp {
             break
         }
         return true
-    }
-}
-
-/// Model time for the live program: seconds on SDL's performance counter, in the same
-/// epoch as SDL's millisecond event timestamps, so each event is placed at its own time
-/// rather than the frame's. A stall (suspend, debugger, a starved kiosk) is cut out of
-/// model time, as in "Fix Your Timestep": a frame never advances the model by more than
-/// `maxStep`, so motion resumes where it was instead of jumping to its end.
-struct LiveClock {
-    private let frequency = Double(SDL_GetPerformanceFrequency())
-    private let counterAtStart = SDL_GetPerformanceCounter()
-    private let ticksAtStart = Double(SDL_GetTicks64()) / 1000
-    /// Real time cut out of model time so far.
-    private var skipped = 0.0
-    private var lastFrame: Double?
-    /// Model time of the previous and the current frame: events land between them.
-    private var previousFrameTime = -Double.infinity
-    private var frameTime = -Double.infinity
-    static let maxStep = 0.25
-
-    /// Real seconds in SDL's epoch.
-    func now() -> Double {
-        ticksAtStart + Double(SDL_GetPerformanceCounter() &- counterAtStart) / frequency
-    }
-
-    /// Model time for a new frame, with any stall since the last frame cut out.
-    mutating func frame() -> Double {
-        let real = now()
-        if let last = lastFrame, real - last > Self.maxStep { skipped += real - last - Self.maxStep }
-        lastFrame = real
-        previousFrameTime = frameTime
-        frameTime = real - skipped
-        return frameTime
-    }
-
-    /// After sleeping on input while nothing moved, the gap is not a stall.
-    mutating func resume() { lastFrame = nil }
-
-    /// The event's own time on the real clock, from SDL's millisecond timestamp. That
-    /// stamp is 32 bits and wraps after 49.7 days (a kiosk gets there): unwrap it against
-    /// the 64-bit tick count.
-    func stamp(of event: SDL_Event) -> Double {
-        let ticks = SDL_GetTicks64()
-        let age = UInt32(truncatingIfNeeded: ticks) &- event.common.timestamp
-        return min(Double(ticks &- UInt64(age)) / 1000, now())
-    }
-
-    /// A real-clock stamp as model time, kept within the current frame's span so a stall
-    /// cut out of model time cannot push an event past the frame that handles it.
-    func modelTime(ofStamp stamp: Double) -> Double {
-        min(max(stamp - skipped, previousFrameTime), frameTime)
     }
 }

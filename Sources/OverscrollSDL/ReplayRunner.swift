@@ -1,6 +1,7 @@
 import CSDL
 import FrameReports
 import OverscrollKit
+import RowSources
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,15 +47,13 @@ public final class ReplayRunner {
         do { trace = try options.tracePath.map { path throws(SDLError) in try OutputFile(path: path) } } catch {
             throw .output(error.description)
         }
-        var display = Display.Options()
-        display.width = options.width
-        display.height = options.height
-        display.resizable = options.window
-        display.vsync = false
-        if !options.window {
-            display.videoDriver = "offscreen"
-            display.renderDriver = "software"
-            display.hidden = true
+        var display = Display.Options.headless(width: options.width, height: options.height)
+        if options.window {
+            // A person is watching: a real window, as the live program would open it.
+            display = Display.Options()
+            display.width = options.width
+            display.height = options.height
+            display.vsync = false
         }
         self.options = options
         let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion,
@@ -101,26 +100,18 @@ public final class ReplayRunner {
             let time = driver.time
             inputs.removeAll(keepingCapacity: true)
             driver.collectInputs(into: &inputs)
-            inputs.removeAll { !session.admits($0) }
             var oldest = Double.infinity
             for i in inputs.indices {
                 inputs[i] = session.logical(inputs[i])
-                oldest = min(oldest, inputs[i].time)
+                if session.model.admits(inputs[i].event) { oldest = min(oldest, inputs[i].time) }
             }
-            let inputDone = MonotonicClock.now()
-            session.update(inputs, to: time)
-            let updateDone = MonotonicClock.now()
-            session.render()
-            let renderDone = MonotonicClock.now()
-            SDL_RenderPresent(session.display.renderer)
-            let presentDone = MonotonicClock.now()
+            var timing = session.frame(&inputs, to: time, startedAt: frameStart, cpuStart: cpuStart)
             // Interval and latency on the virtual clock (the pacing the model saw); CPU
             // and phase times are real.
-            session.record(FrameTiming(
-                frame: frame, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
-                renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
-                interval: period, latency: inputs.isEmpty ? nil : time - oldest, state: UIState(model: session.model),
-                threadCPUTime: ThreadCPUClock.now() - cpuStart))
+            timing.frame = frame
+            timing.interval = period
+            timing.latency = oldest.isFinite ? time - oldest : nil
+            session.record(timing)
             if let trace {
                 row.clear()
                 TraceFormat.appendRow(&row, frame: frame, model: session.model)
@@ -155,9 +146,8 @@ public final class ReplayRunner {
             }
         }
         trace?.flush()
-        session.settings.refreshSource.cancelAll()
         let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps))
-        do { try session.finishReport() } catch { return (summary, error.description) }
+        do { try session.finish() } catch { return (summary, error.description) }
         return (summary, nil)
     }
 

@@ -55,32 +55,3 @@ public struct CSVRowBuffer: Sendable {
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }
-
-/// The replay trace: one CSV row per frame, with the columns the issue names first.
-public enum TraceFormat {
-    public static let header = "frame,t_ms,content_offset,velocity,state,progress,rows,events\n"
-
-    public static func appendRow(_ row: inout CSVRowBuffer, frame: Int, model: OverscrollModel) {
-        row.append(frame); row.comma()
-        row.append(model.now * 1000, decimals: 3); row.comma()
-        row.append(model.scroll.offset, decimals: 3); row.comma()
-        row.append(model.scroll.velocity, decimals: 3); row.comma()
-        row.append(model.refresh.state.name); row.comma()
-        row.append(model.progress, decimals: 4); row.comma()
-        row.append(model.rows.count); row.comma()
-        // A fixed sequence, not a loop over an array of (event, name) pairs: iterating
-        // one allocates in debug builds, and this runs every frame.
-        var first = true
-        func add(_ event: FrameEvents, _ name: StaticString) {
-            guard model.events.contains(event) else { return }
-            if !first { row.append(";" as StaticString) }
-            row.append(name)
-            first = false
-        }
-        add(.feedback, "feedback")
-        add(.refreshStart, "refresh-start")
-        add(.refreshEnd, "refresh-end")
-        add(.refreshError, "refresh-error")
-        row.newline()
-    }
-}
