@@ -16,11 +16,15 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
     ],
     targets: [
-        // The C edge: SDL2 and SDL2_ttf from Debian's libsdl2-dev / libsdl2-ttf-dev.
+        // The C edge: SDL2 and SDL2_ttf from Debian's libsdl2-dev / libsdl2-ttf-dev, plus the
+        // text layer's fontconfig, fribidi and HarfBuzz (SDL_ttf already depends on the last).
         .systemLibrary(
             name: "CSDL",
             pkgConfig: "sdl2",
-            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"]), .brew(["sdl2", "sdl2_ttf"])]
+            providers: [
+                .apt(["libsdl2-dev", "libsdl2-ttf-dev", "libfontconfig-dev", "libfribidi-dev", "libharfbuzz-dev"]),
+                .brew(["sdl2", "sdl2_ttf", "fontconfig", "fribidi", "harfbuzz"]),
+            ]
         ),
         // The model, pure Swift: physics, scroll view, refresh state machine, scene (the draw
         // list), gesture scripts and the trace format, the per-frame profiler core. No SDL,

@@ -39,13 +39,17 @@ public final class Painter {
         if bottom < height { fill(x: 0, y: bottom, w: width, h: height - bottom, Palette.background) }
 
         let rowHeight = scene.rowHeight * s
+        let inset = scene.textInset * s
+        text.fit(width: Int(width - 2 * inset))
         for row in scene.rows {
             let y = row.y * s
             fill(x: 0, y: y, w: width, h: rowHeight, row.index % 2 == 0 ? Palette.rowEven : Palette.rowOdd)
             fill(x: 0, y: y + rowHeight - max(1, s.rounded(.down)), w: width, h: max(1, s.rounded(.down)), Palette.separator)
             if let label = text.row(row.id, text: row.text) {
                 let ty = y + (rowHeight - Double(label.height)) / 2
-                blit(label, x: scene.textInset * s, y: ty, color: Palette.text, alpha: 1)
+                // Rows are drawn in their colour already (emoji keep theirs): no tint.
+                let tx = label.alignment == .right ? width - inset - Double(label.width) : inset
+                blit(label, x: tx, y: ty, color: Palette.flash, alpha: 1)
             }
         }
 

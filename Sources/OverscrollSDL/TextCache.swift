@@ -1,8 +1,12 @@
 import CSDL
 
-/// Rasterizes each distinct text once with SDL_ttf and keeps the texture, so a frame only
-/// copies textures. Rows are keyed by their stable id; other labels by their string.
-/// The font is opened at the pixel size for the current density and reopened when the
+/// Rasterizes each distinct text once and keeps the texture, so a frame only copies
+/// textures. Rows are keyed by their stable id; other labels by their string. Text in any
+/// script: fallback fonts, shaping and right-to-left order come from the `Text/` layer,
+/// and nothing is drawn wider than the window (`fit(width:)`), so a row of any length
+/// costs what a screen-wide row costs. A row that cannot be drawn is remembered as such,
+/// not retried every frame.
+/// The fonts are opened at the pixel size for the current density and reopened when the
 /// density changes (the cache is dropped then).
 ///
 /// It holds the `Display` so the renderer outlives every texture made with it.
@@ -12,23 +16,38 @@ public final class TextCache {
         /// Size in pixels.
         public let width: Int32
         public let height: Int32
+        /// Right for a row whose first strong character is right-to-left.
+        public let alignment: TextAlignment
     }
 
     private let display: Display
     private var renderer: OpaquePointer { display.renderer }
     private let fontPath: String
     private let pointSize: Double
-    private var font: OpaquePointer?
+    /// Answers about installed fonts outlive a density change; opened fonts do not.
+    private let fallback = FontFallback()
+    private var faces: FontFaces?
+    private var rasterizer: LineRasterizer?
     public private(set) var scale: Double = 0
-    private var rows: [Int: Entry] = [:]
-    private var labels: [String: Entry] = [:]
+    /// Widest text drawn, in pixels; the window's width until told otherwise.
+    public private(set) var maxWidth: Int
+    /// Rows are drawn in this colour (they may hold colour emoji, so they are not tinted
+    /// when copied); labels are white, tinted by the painter.
+    public let rowColor: SDL_Color
+    private var rows: [Int: Entry?] = [:]
+    private var labels: [String: Entry?] = [:]
     /// Keep at most this many row textures; beyond it, rows far off screen are dropped.
     let rowLimit = 512
+    /// How many rasterizations were attempted, to show a failed one is not retried.
+    private(set) var rasterizations = 0
 
-    public init(display: Display, fontPath: String, pointSize: Double, scale: Double) throws(SDLError) {
+    public init(display: Display, fontPath: String, pointSize: Double, scale: Double,
+                rowColor: SDL_Color = Palette.text) throws(SDLError) {
         self.display = display
         self.fontPath = fontPath
         self.pointSize = pointSize
+        self.rowColor = rowColor
+        maxWidth = max(1, display.sizeInPixels.width)
         guard TTF_Init() == 0 else { throw SDLError("cannot start SDL_ttf") }
         do { try setScale(scale) } catch {
             TTF_Quit()
@@ -38,24 +57,39 @@ public final class TextCache {
 
     deinit {
         purge()
-        if let font { TTF_CloseFont(font) }
+        rasterizer = nil
+        faces = nil
         TTF_Quit()
     }
 
     public func setScale(_ newScale: Double) throws(SDLError) {
         guard newScale != scale else { return }
         purge()
-        if let font { TTF_CloseFont(font) }
+        rasterizer = nil
+        faces = nil
         let pixels = Int32((pointSize * newScale).rounded())
-        guard let opened = TTF_OpenFont(fontPath, pixels) else { throw SDLError("cannot open font '\(fontPath)'") }
-        font = opened
+        let opened = try FontFaces(primaryPath: fontPath, pixelSize: pixels)
+        faces = opened
+        rasterizer = LineRasterizer(faces: opened, fallback: fallback)
         scale = newScale
     }
 
-    /// The texture for row `id`, rasterized on first use.
+    /// Text is cut (with "…") to `width` pixels; a new width redraws what is cached.
+    public func fit(width: Int) {
+        let width = max(1, width)
+        guard width != maxWidth else { return }
+        purge()
+        maxWidth = width
+    }
+
+    /// Drops every texture: for when row ids start again (new content).
+    public func forget() { purge() }
+
+    /// The texture for row `id`, rasterized on first use; nil (also remembered) if the row
+    /// has nothing to draw or could not be drawn.
     public func row(_ id: Int, text: String) -> Entry? {
         if let hit = rows[id] { return hit }
-        guard let entry = rasterize(text) else { return nil }
+        let entry = rasterize(text, color: rowColor, padding: rowPadding)
         if rows.count >= rowLimit { evictRows(keeping: id) }
         rows[id] = entry
         return entry
@@ -63,33 +97,43 @@ public final class TextCache {
 
     public func label(_ text: String) -> Entry? {
         if let hit = labels[text] { return hit }
-        guard let entry = rasterize(text) else { return nil }
-        if labels.count >= 32 { for e in labels.values { SDL_DestroyTexture(e.texture) }; labels.removeAll() }
+        let entry = rasterize(text, color: SDL_Color(r: 255, g: 255, b: 255, a: 255), padding: 0)
+        if labels.count >= 32 { for case let e? in labels.values { SDL_DestroyTexture(e.texture) }; labels.removeAll() }
         labels[text] = entry
         return entry
     }
 
+    /// `text` drawn in `color` into a surface at most `maxWidth` pixels wide, with its
+    /// alignment; the caller frees the surface. For painters that compose rows themselves.
+    public func render(_ text: String, maxWidth: Int, color: SDL_Color) -> RenderedLine? {
+        rasterizer?.render(text, maxWidth: maxWidth, color: color, padding: rowPadding)
+    }
 
-    private func rasterize(_ text: String) -> Entry? {
-        guard let font, !text.isEmpty else { return nil }
-        guard let surface = TTF_RenderUTF8_Blended(font, text, SDL_Color(r: 255, g: 255, b: 255, a: 255)) else { return nil }
-        defer { SDL_FreeSurface(surface) }
-        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+    /// Room above and below a row's line for the tall marks of Devanagari, Thai or Arabic;
+    /// every row gets the same, so centred rows share one baseline.
+    private var rowPadding: Int32 { (faces?.lineHeight ?? 0) / 4 }
+
+    private func rasterize(_ text: String, color: SDL_Color, padding: Int32) -> Entry? {
+        rasterizations += 1
+        guard let rasterizer, !text.isEmpty,
+              let line = rasterizer.render(text, maxWidth: maxWidth, color: color, padding: padding) else { return nil }
+        defer { SDL_FreeSurface(line.surface) }
+        guard let texture = SDL_CreateTextureFromSurface(renderer, line.surface) else { return nil }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
-        return Entry(texture: texture, width: surface.pointee.w, height: surface.pointee.h)
+        return Entry(texture: texture, width: line.width, height: line.height, alignment: line.alignment)
     }
 
     private func evictRows(keeping id: Int) {
         // Ids grow as rows are inserted; drop the half furthest from the one in use.
         let sorted = rows.keys.sorted { abs($0 - id) > abs($1 - id) }
         for key in sorted.prefix(rows.count / 2) {
-            if let e = rows.removeValue(forKey: key) { SDL_DestroyTexture(e.texture) }
+            if let e = rows.removeValue(forKey: key) ?? nil { SDL_DestroyTexture(e.texture) }
         }
     }
 
     private func purge() {
-        for e in rows.values { SDL_DestroyTexture(e.texture) }
-        for e in labels.values { SDL_DestroyTexture(e.texture) }
+        for case let e? in rows.values { SDL_DestroyTexture(e.texture) }
+        for case let e? in labels.values { SDL_DestroyTexture(e.texture) }
         rows.removeAll()
         labels.removeAll()
     }
