@@ -16,6 +16,9 @@ let usage = """
       profiler                                          cost of the always-on profiler per frame and per mark
       physics                                           fling distance, spring-back settle time, bounce overshoot
       soak [--frames N] [--size WxH]                    RSS at start and end of a long uncapped replay
+      text [--runs N] [--size WxH]                      first paint, worst fling frame and peak RSS: plain rows,
+                                                        rows in many scripts (with and without fallback fonts),
+                                                        one multi-megabyte row
     """
 
 func fail(_ message: String, code: Int32 = 64) -> Never {
@@ -245,6 +248,80 @@ case "soak":
     let elapsed = MonotonicClock.now() - start
     print("soak: \(result.summary.frames) frames at \(size.0)x\(size.1) in \(Int(elapsed)) s (\(Int(Double(result.summary.frames) / elapsed)) frames/s)")
     print("  RSS before the display opened \(startRSS / 1024) MiB, at the end \(rssKiB() / 1024) MiB; rows \(r.rowCount) (capped at 5000)")
+
+case "text":
+    // Each figure comes from a fresh child process, so fonts, caches and the peak RSS
+    // start clean: first paint = opening the display until the first frame is presented.
+    let size = sizeOption((480, 800))
+    if let kind = option("--child") {
+        let fling = script("Assets/gestures/fling.txt")
+        var rows = rows()
+        switch kind {
+        case "plain": break
+        case "scripts":
+            let text = (try? String(contentsOfFile: "Assets/content/scripts.txt", encoding: .utf8)) ?? ""
+            rows = text.split(separator: "\n").map(String.init)
+        case "long":
+            // One 4 MiB row among plain ones, on screen for the whole fling.
+            rows[2] = "A long row " + String(repeating: "0123456789abcdef", count: 256 * 1024)
+        default: fail("unknown --child '\(kind)'")
+        }
+        var s = settings()
+        s.rows = rows
+        var options = ReplayRunner.Options(script: fling)
+        options.width = size.0
+        options.height = size.1
+        var firstPaint = 0.0
+        let start = MonotonicClock.now()
+        options.checkpointInterval = 1
+        options.checkpoint = { frame in if frame == 0 { firstPaint = MonotonicClock.now() - start } }
+        let r: ReplayRunner
+        do { r = try ReplayRunner(settings: s, options: options, warn: { _ in }) } catch { fail(error.description, code: 69) }
+        _ = r.run()
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
+        print(firstPaint * 1000, r.profiler.overall.cpuPercentiles?.max ?? .nan, Int(peak ?? "") ?? -1)
+        exit(0)
+    }
+    let runs = intOption("--runs", 5)
+    // "Without fallback fonts": fontconfig sees DejaVu's directory only.
+    let font: String
+    do { font = try FontLocator.locate(explicit: nil) } catch { fail(error.description, code: 66) }
+    let bare = FileManager.default.temporaryDirectory.appendingPathComponent("overscroll-bench-fonts-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: bare) }
+    do {
+        try FileManager.default.createDirectory(at: bare, withIntermediateDirectories: true)
+        let dir = URL(fileURLWithPath: font).deletingLastPathComponent().path
+        try Data("""
+            <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+            <fontconfig><dir>\(dir)</dir><cachedir>\(bare.path)/cache</cachedir></fontconfig>
+            """.utf8).write(to: bare.appendingPathComponent("fonts.conf"))
+    } catch { fail("cannot write a fontconfig file in \(bare.path): \(error)", code: 73) }
+    func child(_ kind: String, bareFonts: Bool) -> (paint: Double, worst: Double, peakMiB: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = ["text", "--child", kind, "--size", "\(size.0)x\(size.1)"]
+        var environment = ProcessInfo.processInfo.environment
+        if bareFonts { environment["FONTCONFIG_FILE"] = bare.appendingPathComponent("fonts.conf").path }
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { fail("cannot start \(CommandLine.arguments[0]): \(error)", code: 71) }
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let v = out.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        guard process.terminationStatus == 0, v.count == 3 else { fail("the \(kind) run failed (exit \(process.terminationStatus))", code: 70) }
+        return (v[0], v[1], v[2] / 1024)
+    }
+    _ = child("scripts", bareFonts: true)      // builds the bare font list's cache
+    print("text: a fling at \(size.0)x\(size.1), median of \(runs) fresh processes each")
+    print("  content                                first paint ms  worst frame cpu ms  peak RSS MiB")
+    for (kind, bareFonts, label) in [("plain", false, "plain rows"), ("scripts", false, "six scripts, fallback fonts installed"),
+                                     ("scripts", true, "six scripts, DejaVu only"), ("long", false, "plain + one 4 MiB row")] {
+        let results = (0..<runs).map { _ in child(kind, bareFonts: bareFonts) }
+        let pad = String(repeating: " ", count: max(0, 38 - label.count))
+        print("  \(label)\(pad) \(format(median(results.map(\.paint)), 1))  \(format(median(results.map(\.worst)), 2))  \(format(median(results.map(\.peakMiB)), 1))")
+    }
 
 default:
     fail("unknown mode '\(mode)'\n\(usage)")
