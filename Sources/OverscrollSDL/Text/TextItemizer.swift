@@ -56,7 +56,8 @@ struct TextItemizer {
         // Controls and joiners are invisible; punctuation and spaces stay in the font of
         // what they follow when it has them, so "東京、大阪" is one run.
         if first.properties.isDefaultIgnorableCodePoint { return previous }
-        if Self.isCommon(first), faces.provides(previous, first) { return previous }
+        // (Not after emoji: a bitmap emoji font's space is far wider than the text's.)
+        if Self.isCommon(first), faces.fonts[previous].scale == 1, faces.provides(previous, first) { return previous }
         if faces.provides(FontFaces.primary, first) { return FontFaces.primary }
         if let face = fallback.face(for: first, emoji: false), let index = faces.index(of: face) { return index }
         return FontFaces.primary
