@@ -111,6 +111,19 @@ final class LineRasterizer {
 
     private func draw(_ run: TextRun, into line: UnsafeMutablePointer<SDL_Surface>, x: Int32, baseline: Int32, color: SDL_Color) {
         let font = configure(run)
+        if font.scale != 1 && run.text.count > 1 {
+            // Bitmap glyphs are drawn one cluster at a time, so no surface of unscaled
+            // 109-pixel emoji is ever wider than a few glyphs.
+            var x = x
+            let clusters = run.rightToLeft ? Array(run.text).reversed() : Array(run.text)
+            for c in clusters {
+                var one = run
+                one.text = String(c)
+                draw(one, into: line, x: x, baseline: baseline, color: color)
+                x += Int32(width(one))
+            }
+            return
+        }
         guard let drawn = TTF_RenderUTF8_Blended(font.handle, run.text, color) else { return }
         var glyphs = drawn
         if font.scale != 1, let scaled = Self.scaled(drawn, by: font.scale) {
