@@ -18,6 +18,7 @@ extension SDLSuite { @Suite struct TextRenderTests {
         let full = headless.render(model)
         let band = Int(ListLayout().rowHeight * headless.scale)
         let image = Image(width: full.width, height: band, pixels: Array(full.pixels[0..<(full.width * band)]))
+        // TEXT_DUMP=DIR keeps each drawn row as a PPM, to look at what a failing test saw.
         if let dir = ProcessInfo.processInfo.environment["TEXT_DUMP"] { image.writePPM("\(dir)/\(text.unicodeScalars.prefix(12).map { String($0.value, radix: 16) }.joined(separator: "_")).ppm") }
         return image
     }
