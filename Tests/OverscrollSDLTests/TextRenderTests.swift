@@ -14,7 +14,7 @@ extension SDLSuite { @Suite struct TextRenderTests {
         headless.painter.text.forget()
         var config = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
         config.refreshTimeout = 10
-        let model = OverscrollModel(configuration: config, rows: [text], source: DemoRefreshSource())
+        let model = OverscrollModel(configuration: config, rows: [text])
         let full = headless.render(model)
         let band = Int(ListLayout().rowHeight * headless.scale)
         let image = Image(width: full.width, height: band, pixels: Array(full.pixels[0..<(full.width * band)]))
@@ -134,7 +134,7 @@ extension SDLSuite { @Suite struct TextRenderTests {
         var config = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
         config.refreshTimeout = 10
         // Nothing visible to draw: SDL_ttf refuses a zero-width text.
-        let model = OverscrollModel(configuration: config, rows: ["\u{200B}", "Visible"], source: DemoRefreshSource())
+        let model = OverscrollModel(configuration: config, rows: ["\u{200B}", "Visible"])
         _ = headless.render(model)
         let after = headless.painter.text.rasterizations
         for _ in 0..<5 { _ = headless.render(model) }
