@@ -54,6 +54,8 @@ public final class ReplayRunner {
             display.width = options.width
             display.height = options.height
             display.vsync = false
+            // `--window` promises a window someone sees: no display is exit 69, as live.
+            display.requireVisibleDisplay = true
         }
         self.options = options
         let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion,

@@ -6,41 +6,11 @@ import TOMLKit
 /// point at. Every key is checked here, where the file's line is known, so an unknown key
 /// or a bad value is an error naming the file, the line, the key and what is allowed.
 struct ConfigFile {
-    enum Value: Equatable {
-        case string(String)
-        case number(Double)
-        case bool(Bool)
-        case strings([String])
-    }
-
-    /// What each key takes; the same names as the command-line flags.
-    enum Kind {
-        case path, positiveNumber, duration, positiveDuration, bool, command, rotation, displayIndex, size
-
-        var allowed: String {
-            switch self {
-            case .path: "a file path in quotes"
-            case .positiveNumber: "a number of points greater than 0"
-            case .duration: "a duration like \"1.5s\" or \"800ms\", or a number of seconds"
-            case .positiveDuration: "a duration greater than 0, like \"10s\" or \"500ms\""
-            case .bool: "true or false"
-            case .command: "a command as a string (\"fetch-rows --json\") or an array ([\"fetch-rows\", \"--json\"])"
-            case .rotation: "0, 90, 180 or 270"
-            case .displayIndex: "a display number from 0"
-            case .size: "a size like \"480x800\""
-            }
-        }
-    }
-
-    static let keys: [String: Kind] = [
-        "font": .path, "threshold": .positiveNumber, "refresh-duration": .duration,
-        "refresh-timeout": .positiveDuration, "content": .path, "refresh-command": .command,
-        "flash": .bool, "sound": .bool, "rotate": .rotation, "kiosk": .bool, "display": .displayIndex,
-        "mouse": .bool, "fullscreen": .bool, "size": .size, "report": .path,
-    ]
-
     let path: String
-    private(set) var values: [String: Value] = [:]
+    /// The checked value of every key the file sets; the keys are `Setting`s.
+    private(set) var values: [Setting: SettingValue] = [:]
+    /// The line each key is set on, for messages about it later (a replay refusing it).
+    private(set) var lines: [Setting: Int] = [:]
 
     init(path: String) throws(Failure) {
         self.path = path
@@ -64,68 +34,23 @@ struct ConfigFile {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (key, raw) in table {
             let line = Self.line(of: key, in: lines)
-            guard let kind = Self.keys[key] else {
-                let allowed = Self.keys.keys.sorted().joined(separator: ", ")
+            guard let setting = Setting(rawValue: key) else {
+                let allowed = Setting.allCases.map(\.key).sorted().joined(separator: ", ")
                 throw Failure("\(path):\(line): unknown key '\(key)'; allowed keys: \(allowed)", code: 78)
             }
-            guard let value = Self.value(raw, kind: kind) else {
-                throw Failure("\(path):\(line): '\(key)' must be \(kind.allowed)", code: 78)
+            guard case .success(let value) = setting.spec.kind.parse(toml: raw) else {
+                throw Failure("\(path):\(line): '\(key)' must be \(setting.spec.kind.allowed)", code: 78)
             }
-            values[key] = value
+            values[setting] = value
+            self.lines[setting] = line
         }
     }
 
-    func string(_ key: String) -> String? {
-        if case .string(let s) = values[key] { return s }
-        return nil
-    }
-
-    func number(_ key: String) -> Double? {
-        if case .number(let n) = values[key] { return n }
-        return nil
-    }
-
-    func bool(_ key: String) -> Bool? {
-        if case .bool(let b) = values[key] { return b }
-        return nil
-    }
-
-    func strings(_ key: String) -> [String]? {
-        if case .strings(let s) = values[key] { return s }
-        return nil
-    }
-
-    /// Converts and checks one value; nil when it is not what the key allows.
-    private static func value(_ raw: TOMLValueConvertible, kind: Kind) -> Value? {
-        switch kind {
-        case .path:
-            guard let s = raw.string, !s.isEmpty else { return nil }
-            return .string(s)
-        case .positiveNumber:
-            guard let n = raw.double ?? raw.int.map(Double.init), n.isFinite, n > 0 else { return nil }
-            return .number(n)
-        case .duration, .positiveDuration:
-            let seconds = raw.string.flatMap { DurationFormat.parse($0) } ?? raw.double ?? raw.int.map(Double.init)
-            guard let seconds, seconds.isFinite, seconds >= 0, kind == .duration || seconds > 0 else { return nil }
-            return .number(seconds)
-        case .bool:
-            return raw.bool.map(Value.bool)
-        case .command:
-            if let s = raw.string, let words = try? ShellWords.split(s), !words.isEmpty { return .strings(words) }
-            if let a = raw.array {
-                let words = a.compactMap { $0.string }
-                return words.count == a.count && !words.isEmpty ? .strings(words) : nil
-            }
-            return nil
-        case .rotation:
-            guard let n = raw.int, ScreenRotation(rawValue: n) != nil else { return nil }
-            return .number(Double(n))
-        case .displayIndex:
-            guard let n = raw.int, n >= 0, n < 64 else { return nil }
-            return .number(Double(n))
-        case .size:
-            guard let s = raw.string, SizeArgument(argument: s) != nil else { return nil }
-            return .string(s)
+    /// A replay has no display: a window-only key in its config file is refused, not
+    /// silently ignored (exit 78).
+    func refuseWindowOnlySettings() throws(Failure) {
+        for setting in Setting.allCases where setting.isWindowOnly && values[setting] != nil {
+            throw Failure("replay has no display; remove '\(setting.key)' from \(path):\(lines[setting] ?? 1)", code: 78)
         }
     }
 

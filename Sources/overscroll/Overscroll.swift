@@ -1,14 +1,69 @@
 import ArgumentParser
+import Foundation
+import OverscrollKit
+import OverscrollSDL
 
+/// `overscroll [options]`: the interactive window, or a kiosk. The window is the root
+/// command itself (not a default subcommand), so `overscroll --help` shows its options.
 @main
 struct Overscroll: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overscroll",
-        abstract: "A scrollable list with touch overscroll and pull-to-refresh, on SDL2.",
+        abstract: "A scrollable list with touch overscroll and pull-to-refresh, on SDL2: opens the window.",
+        usage: """
+            overscroll [<settings>] [--fullscreen] [--display <n>]
+              overscroll replay <script> [--fps <n>] [--trace <file>] [--window] [--repeat <n>] [<settings>]
+              overscroll report <dir> [<new>] [--tolerance <pct>]
+            """,
+        discussion: ExitStatus.helpText,
         version: Version.string,
-        subcommands: [Run.self, Replay.self, Report.self],
-        defaultSubcommand: Run.self
+        subcommands: [Replay.self, Report.self]
     )
+
+    @OptionGroup(title: "Settings (also config keys, without the --)") var settings: SettingFlags
+    @OptionGroup(title: "Window") var window: WindowFlags
+
+    /// The setting flags this command parsed: those before a subcommand's name, and
+    /// (ArgumentParser gives a parent's options to it wherever they stand) those after
+    /// it. A subcommand checks them so that none is silently dropped.
+    func givenFlags() -> (shared: [String], windowOnly: [String]) {
+        var shared = settings.config == nil ? [] : ["--config"], windowOnly: [String] = []
+        for setting in Setting.allCases {
+            switch setting.spec.source {
+            case .shared(let ref): if FlagInput(settings, ref) != nil { shared.append(setting.flag) }
+            case .windowOnly(let ref): if FlagInput(window, ref) != nil { windowOnly.append(setting.flag) }
+            }
+        }
+        return (shared, windowOnly)
+    }
+
+    func run() throws {
+        do {
+            let resolved = ResolvedSettings(flags: settings, window: window, file: try settings.configFile())
+            let app = try resolved.appSettings()
+            let isKiosk = resolved.bool(.kiosk)
+            var options = Display.Options()
+            let size = resolved.size(.size) ?? (480, 800)
+            options.width = size.width
+            options.height = size.height
+            options.fullscreen = isKiosk || resolved.bool(.fullscreen)
+            options.hideCursor = isKiosk && !app.acceptMouse
+            options.requireVisibleDisplay = true
+            options.displayIndex = resolved.number(.display).map { Int($0) } ?? 0
+            var live = LiveApp.Options()
+            live.kiosk = isKiosk
+            live.environment = ProcessInfo.processInfo.environment
+            live.reportDirectory = resolved.text(.report)
+            live.programVersion = Version.string
+            let liveApp: LiveApp
+            do { liveApp = try LiveApp(settings: app, display: options, options: live, warn: warn) } catch {
+                throw Failure(error.description, code: ExitStatus.of(error).rawValue)
+            }
+            if let reportError = liveApp.run() { throw Failure(reportError, code: ExitStatus.writeFailed.rawValue) }
+        } catch let failure as Failure {
+            fail(failure)
+        }
+    }
 }
 
 enum Version {

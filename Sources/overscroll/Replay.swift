@@ -11,34 +11,37 @@ struct Replay: ParsableCommand {
         discussion: """
         Script commands, one a line ('#' starts a comment; points; durations like 250ms):
           wait D | down X Y | move X Y [D] | up | finger N down|move|up … | mouse down|move|up … | wheel DY
-        Exit status: 65 for a malformed script, 66 for one that cannot be read, 64 for bad options.
+        The settings are the window's (a replay is the live program on a virtual clock), less those that need a display.
         """
     )
 
     @Argument(help: "The gesture script.")
     var script: String
 
-    @Option(help: "Virtual frames per second.")
+    @Option(help: ArgumentHelp("Virtual frames per second, 1…1000.", valueName: "n"))
     var fps = 60
 
-    @Option(help: ArgumentHelp("Window size in points (default 480x800).", valueName: "WxH"))
-    var size = SizeArgument(width: 480, height: 800)
-
-    @Option(help: "Write the per-frame trace (CSV) here.")
+    @Option(help: ArgumentHelp("Write the per-frame trace (CSV) here.", valueName: "file"))
     var trace: String?
 
-    @Flag(help: "Show the replay in a real window instead of running headless.")
+    @Flag(help: "Show the replay in a real window at real speed instead of running headless (exit 69 without a display).")
     var window = false
-
-    @Option(help: ArgumentHelp("Write a frame-timing report into this new or empty directory.", valueName: "dir"))
-    var report: String?
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Play the script this many times in a row (a soak).", valueName: "n"))
     var repeatCount = 1
 
-    @OptionGroup var behaviour: BehaviourOptions
+    @OptionGroup(title: "Settings (also config keys, without the --)") var settings: SettingFlags
+    @ParentCommand var program: Overscroll
 
     func validate() throws {
+        let given = program.givenFlags()
+        if let flag = given.windowOnly.first {
+            throw ValidationError("replay has no display; remove \(flag)")
+        }
+        let mine = Set(settingsGiven())
+        if let flag = given.shared.first(where: { !mine.contains($0) }) {
+            throw ValidationError("\(flag) goes after 'replay <script>': the flags before 'replay' are the window's")
+        }
         guard (1...1000).contains(fps) else { throw ValidationError("--fps must be a whole number from 1 to 1000, e.g. --fps 60") }
         guard repeatCount >= 1 else { throw ValidationError("--repeat must be 1 or more, e.g. --repeat 100") }
     }
@@ -46,26 +49,39 @@ struct Replay: ParsableCommand {
     func run() throws {
         do {
             let parsed = try loadScript()
-            let settings = try behaviour.settings(config: try behaviour.configFile())
+            let file = try settings.configFile()
+            try file?.refuseWindowOnlySettings()
+            let resolved = ResolvedSettings(flags: settings, window: nil, file: file)
+            let app = try resolved.appSettings()
             var options = ReplayRunner.Options(script: parsed)
+            let size = resolved.size(.size) ?? (480, 800)
             options.fps = fps
             options.width = size.width
             options.height = size.height
             options.tracePath = trace
             options.window = window
-            options.reportDirectory = report
+            options.reportDirectory = resolved.text(.report)
             options.programVersion = Version.string
             options.scriptName = script
             options.repeatCount = repeatCount
             let runner: ReplayRunner
-            do { runner = try ReplayRunner(settings: settings, options: options, warn: warn) } catch {
-                throw Failure(error.description, code: Run.status(error))
+            do { runner = try ReplayRunner(settings: app, options: options, warn: warn) } catch {
+                throw Failure(error.description, code: ExitStatus.of(error).rawValue)
             }
             let result = runner.run()
-            if let reportError = result.reportError { throw Failure(reportError, code: 74) }
+            if let reportError = result.reportError { throw Failure(reportError, code: ExitStatus.writeFailed.rawValue) }
         } catch let failure as Failure {
             fail(failure)
         }
+    }
+
+    /// This command's own setting flags, as `Overscroll.givenFlags` names them.
+    private func settingsGiven() -> [String] {
+        var flags = settings.config == nil ? [] : ["--config"]
+        for setting in Setting.allCases {
+            if case .shared(let ref) = setting.spec.source, FlagInput(settings, ref) != nil { flags.append(setting.flag) }
+        }
+        return flags
     }
 
     private func loadScript() throws -> GestureScript {

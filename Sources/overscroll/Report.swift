@@ -24,7 +24,13 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("How much worse (in percent) a metric may get before it counts as a regression.", valueName: "pct"))
     var tolerance: Double = 10
 
+    @ParentCommand var program: Overscroll
+
     func validate() throws {
+        let given = program.givenFlags()
+        if let flag = (given.shared + given.windowOnly).first {
+            throw ValidationError("report takes no settings; remove \(flag)")
+        }
         guard tolerance.isFinite, tolerance >= 0 else {
             throw ValidationError("--tolerance must be a percentage of 0 or more, e.g. --tolerance 10")
         }

@@ -1,0 +1,46 @@
+import OverscrollSDL
+
+/// Every exit status the program can end with, and what it means: `--help` prints this
+/// table and a test checks the README's against it.
+enum ExitStatus: Int32, CaseIterable {
+    case success = 0
+    case regression = 1
+    case usage = 64
+    case badInput = 65
+    case cannotRead = 66
+    case noDisplay = 69
+    case cannotCreate = 73
+    case writeFailed = 74
+    case badConfig = 78
+
+    /// One line each, short enough for `--help` to print unwrapped.
+    var meaning: String {
+        switch self {
+        case .success: "success"
+        case .regression: "`report BASE NEW` found a gated metric regressed"
+        case .usage: "a bad option or value (printed with the usage)"
+        case .badInput: "a malformed script (FILE:LINE:COLUMN) or report"
+        case .cannotRead: "a file cannot be read: script, font, content, config, report"
+        case .noDisplay: "no display, or SDL cannot open one (window, kiosk, `replay --window`)"
+        case .cannotCreate: "an output (trace, report) cannot be created; checked first"
+        case .writeFailed: "writing the report at the end failed"
+        case .badConfig: "a bad config file (FILE:LINE), or a window-only key in replay's"
+        }
+    }
+
+    /// The table as `--help` prints it.
+    static var helpText: String {
+        "EXIT STATUS:\n" + allCases.map { status in
+            let code = String(status.rawValue)
+            return "  " + code + String(repeating: " ", count: 4 - code.count) + status.meaning.replacingOccurrences(of: "`", with: "")
+        }.joined(separator: "\n")
+    }
+
+    /// sysexits: 73 for an output that can't be created, 69 for a display that can't open.
+    static func of(_ error: LaunchError) -> ExitStatus {
+        switch error {
+        case .display: .noDisplay
+        case .output: .cannotCreate
+        }
+    }
+}

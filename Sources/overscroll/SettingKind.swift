@@ -1,0 +1,144 @@
+import Foundation
+import OverscrollKit
+import TOMLKit
+
+/// A setting's value once checked.
+enum SettingValue: Equatable {
+    case text(String)
+    case number(Double)
+    case bool(Bool)
+    case words([String])
+    case size(width: Int, height: Int)
+}
+
+/// What a setting takes, and how it is read from a flag's text or a TOML value: the same
+/// check, and the same words for what is allowed, on the command line and in the file.
+enum SettingKind: Equatable {
+    case path, positiveNumber, duration, positiveDuration, bool, command, rotation, displayIndex, size
+    /// One of these words (e.g. a renderer's name).
+    case choice([String])
+
+    var allowed: String {
+        switch self {
+        case .path: "a path"
+        case .positiveNumber: "a number of points greater than 0"
+        case .duration: "a duration like 1.5s or 800ms, or a number of seconds, of 0 or more"
+        case .positiveDuration: "a duration greater than 0, like 10s or 500ms"
+        case .bool: "true or false"
+        case .command: "a command, as a string (\"fetch-rows --json\") or, in a config file, an array ([\"fetch-rows\", \"--json\"])"
+        case .rotation: "0, 90, 180 or 270"
+        case .displayIndex: "a display number from 0 to 63"
+        case .size: "a size like 480x800, each side 64…16384"
+        case .choice(let words): "one of \(words.joined(separator: ", "))"
+        }
+    }
+
+    /// Why a value was refused: it is the right sort of thing but too big or small, or
+    /// it is not that sort of thing at all.
+    enum Problem: Error { case outOfRange, malformed }
+
+    /// Reads a flag's text (also a TOML string where the kind takes words).
+    func parse(_ text: String) -> Result<SettingValue, Problem> {
+        switch self {
+        case .path:
+            return text.isEmpty ? .failure(.malformed) : .success(.text(text))
+        case .positiveNumber:
+            guard let n = Double(text), n.isFinite else { return .failure(.malformed) }
+            return n > 0 ? .success(.number(n)) : .failure(.outOfRange)
+        case .duration, .positiveDuration:
+            guard let s = DurationFormat.parse(text) ?? Self.signedSeconds(text) else { return .failure(.malformed) }
+            return checkDuration(s)
+        case .bool:
+            switch text.lowercased() {
+            case "true": return .success(.bool(true))
+            case "false": return .success(.bool(false))
+            default: return .failure(.malformed)
+            }
+        case .command:
+            guard let words = try? ShellWords.split(text), !words.isEmpty else { return .failure(.malformed) }
+            return .success(.words(words))
+        case .rotation:
+            guard let n = Int(text) else { return .failure(.malformed) }
+            return checkRotation(n)
+        case .displayIndex:
+            guard let n = Int(text) else { return .failure(.malformed) }
+            return checkDisplay(n)
+        case .size:
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return .failure(.malformed) }
+            guard (64...16384).contains(w), (64...16384).contains(h) else { return .failure(.outOfRange) }
+            return .success(.size(width: w, height: h))
+        case .choice(let words):
+            return words.contains(text) ? .success(.text(text)) : .failure(.malformed)
+        }
+    }
+
+    /// Reads a TOML value: strings as on the command line, and the TOML types where the
+    /// kind takes them (numbers, booleans, arrays of words).
+    func parse(toml raw: TOMLValueConvertible) -> Result<SettingValue, Problem> {
+        if let s = raw.string, self != .rotation, self != .displayIndex, self != .bool,
+           self != .positiveNumber {
+            return parse(s)
+        }
+        switch self {
+        case .positiveNumber:
+            guard let n = raw.double ?? raw.int.map(Double.init), n.isFinite else { return .failure(.malformed) }
+            return n > 0 ? .success(.number(n)) : .failure(.outOfRange)
+        case .duration, .positiveDuration:
+            guard let s = raw.double ?? raw.int.map(Double.init), s.isFinite else { return .failure(.malformed) }
+            return checkDuration(s)
+        case .bool:
+            return raw.bool.map { .success(.bool($0)) } ?? .failure(.malformed)
+        case .command:
+            guard let a = raw.array else { return .failure(.malformed) }
+            let words = a.compactMap { $0.string }
+            return words.count == a.count && !words.isEmpty ? .success(.words(words)) : .failure(.malformed)
+        case .rotation:
+            return raw.int.map(checkRotation) ?? .failure(.malformed)
+        case .displayIndex:
+            return raw.int.map(checkDisplay) ?? .failure(.malformed)
+        case .path, .size, .choice:
+            return .failure(.malformed)
+        }
+    }
+
+    /// The value as `--help` and the README print it.
+    func describe(_ value: SettingValue) -> String {
+        switch value {
+        case .text(let s): s
+        case .number(let n):
+            switch self {
+            case .duration, .positiveDuration: "\(Self.plain(n))s"
+            default: Self.plain(n)
+            }
+        case .bool(let b): b ? "on" : "off"
+        case .words(let w): w.joined(separator: " ")
+        case .size(let w, let h): "\(w)x\(h)"
+        }
+    }
+
+    private func checkDuration(_ s: Double) -> Result<SettingValue, Problem> {
+        guard s.isFinite else { return .failure(.malformed) }
+        let ok = self == .positiveDuration ? s > 0 : s >= 0
+        return ok ? .success(.number(s)) : .failure(.outOfRange)
+    }
+
+    private func checkRotation(_ n: Int) -> Result<SettingValue, Problem> {
+        ScreenRotation(rawValue: n) != nil ? .success(.number(Double(n))) : .failure(.outOfRange)
+    }
+
+    private func checkDisplay(_ n: Int) -> Result<SettingValue, Problem> {
+        (0..<64).contains(n) ? .success(.number(Double(n))) : .failure(.outOfRange)
+    }
+
+    /// "-1", "-0.5s": a number that DurationFormat (which reads only what it allows) does
+    /// not, so that it is refused as out of range rather than as gibberish.
+    private static func signedSeconds(_ text: String) -> Double? {
+        guard text.hasPrefix("-") else { return nil }
+        return DurationFormat.parse(String(text.dropFirst())).map { -$0 }
+    }
+
+    private static func plain(_ n: Double) -> String {
+        n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+    }
+}
