@@ -7,8 +7,8 @@ enum FrameChartSVG {
     static let fileName = "frames.svg"
 
     private static let width = 1000.0
-    private static let height = 440.0
-    private static let left = 64.0, right = 24.0, top = 44.0, bottom = 96.0
+    private static let height = 460.0
+    private static let left = 64.0, right = 24.0, top = 64.0, bottom = 96.0
 
     private static func color(_ state: UIState) -> String {
         switch state {
@@ -20,9 +20,15 @@ enum FrameChartSVG {
         }
     }
 
-    static func render(_ timeline: TimelineDownsampler, refreshPeriod: Double, title: String) -> String {
+    /// - Parameters:
+    ///   - title: the first line (what ran, in which mode).
+    ///   - subtitle: the second (window size, drivers, frames).
+    static func render(_ timeline: TimelineDownsampler, refreshPeriod: Double, title: String, subtitle: String = "") -> String {
         let plotW = width - left - right, plotH = height - top - bottom
-        let duration = max(timeline.elapsed, 1e-3)
+        // The x-axis is the run's own clock (frames.csv's t_ms), from the first frame's
+        // start to the last frame: time when nothing was drawn stays on it, as a gap.
+        let origin = timeline.origin
+        let duration = max(timeline.end - origin, 1e-3)
         let periodMs = refreshPeriod * 1000
         var observedMax = 0.0
         timeline.forEach { observedMax = max(observedMax, $0.intervalMax * 1000, $0.cpuMax * 1000) }
@@ -30,7 +36,7 @@ enum FrameChartSVG {
         // one multi-second stall does not flatten everything else to the axis.
         let yMax = niceCeiling(max(2 * periodMs, min(observedMax, 8 * periodMs)) * 1.05)
         let clipped = observedMax > yMax
-        func x(_ seconds: Double) -> Double { left + plotW * min(max(seconds / duration, 0), 1) }
+        func x(_ seconds: Double) -> Double { left + plotW * min(max((seconds - origin) / duration, 0), 1) }
         func y(_ ms: Double) -> Double { top + plotH * (1 - min(max(ms / yMax, 0), 1)) }
 
         var svg = ""
@@ -38,58 +44,86 @@ enum FrameChartSVG {
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<title>\(escape(title))</title>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        svg += "<text x=\"\(f(left))\" y=\"24\" font-size=\"15\">\(escape(title))</text>\n"
+        svg += "<text id=\"chart-title\" x=\"\(f(left))\" y=\"22\" font-size=\"15\">\(escape(title))</text>\n"
+        svg += "<text id=\"chart-subtitle\" x=\"\(f(left))\" y=\"42\" fill=\"#444\">\(escape(subtitle))</text>\n"
 
-        // State bands: runs of buckets with the same dominant state become one rectangle.
+        // State bands: runs of drawn buckets with the same dominant state become one
+        // rectangle; a gap (nothing drawn) ends a band and stays white.
         svg += "<g id=\"states\">\n"
         var statesSeen = Set<UIState>()
+        var gaps = 0
         var bandStart = 0.0, bandState: UIState? = nil, bandEnd = 0.0
         func closeBand() {
             guard let s = bandState else { return }
             statesSeen.insert(s)
             svg += "<rect x=\"\(f(x(bandStart)))\" y=\"\(f(top))\" width=\"\(f(max(x(bandEnd) - x(bandStart), 0.5)))\" height=\"\(f(plotH))\" fill=\"\(color(s))\"><title>\(s.rawValue)</title></rect>\n"
+            bandState = nil
         }
         timeline.forEach { b in
-            let s = b.dominantState
+            guard b.isDrawn else {
+                if bandState != nil { gaps += 1 }
+                closeBand()
+                return
+            }
+            // A bucket inside a long frame holds no frame of its own: it continues the band.
+            let s = b.frames > 0 ? b.dominantState : (bandState ?? .idle)
             if s != bandState { closeBand(); bandState = s; bandStart = b.start }
-            bandEnd = b.end
+            bandEnd = min(b.end, timeline.end)
         }
         closeBand()
         svg += "</g>\n"
 
-        // Axes and grid.
+        // Axes and grid; the time ticks are the run's own seconds.
         svg += "<g id=\"axes\" stroke=\"#999\" stroke-width=\"1\">\n"
         for tick in ticks(upTo: yMax) {
             svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(tick)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(tick)))\" stroke=\"#ddd\"/>\n"
             svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
         }
-        for tick in ticks(upTo: duration) {
+        for tick in ticks(from: origin, to: origin + duration) {
             svg += "<line x1=\"\(f(x(tick)))\" y1=\"\(f(top + plotH))\" x2=\"\(f(x(tick)))\" y2=\"\(f(top + plotH + 5))\"/>\n"
             svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(top + plotH + 18))\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
         }
         svg += "<line x1=\"\(f(left))\" y1=\"\(f(top))\" x2=\"\(f(left))\" y2=\"\(f(top + plotH))\"/>\n"
         svg += "<line x1=\"\(f(left))\" y1=\"\(f(top + plotH))\" x2=\"\(f(left + plotW))\" y2=\"\(f(top + plotH))\"/>\n"
         svg += "</g>\n"
-        svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(top + plotH + 36))\" text-anchor=\"middle\">run time (s)</text>\n"
+        svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(top + plotH + 36))\" text-anchor=\"middle\">run time (s), frames.csv's t_ms</text>\n"
         svg += "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">frame time (ms)</text>\n"
 
         // Interval: the min–max envelope of each bucket (spikes stay visible however much
-        // the run was downsampled), then the means of interval and CPU as lines.
+        // the run was downsampled), then the means of interval and CPU, each bucket a step
+        // across its slice of time. A gap breaks every series.
+        var envelopes: [String] = [], intervalLines: [String] = [], cpuLines: [String] = []
         var upper: [String] = [], lower: [String] = [], intervalLine: [String] = [], cpuLine: [String] = []
+        func closeSegment() {
+            if !upper.isEmpty {
+                envelopes.append((upper + lower.reversed()).joined(separator: " "))
+                intervalLines.append(intervalLine.joined(separator: " "))
+                cpuLines.append(cpuLine.joined(separator: " "))
+            }
+            upper.removeAll(); lower.removeAll(); intervalLine.removeAll(); cpuLine.removeAll()
+        }
         timeline.forEach { b in
-            let mid = x((b.start + b.end) / 2)
-            upper.append("\(f(mid)),\(f(y(b.intervalMax * 1000)))")
-            lower.append("\(f(mid)),\(f(y(b.intervalMin * 1000)))")
-            intervalLine.append("\(f(mid)),\(f(y(b.intervalMean * 1000)))")
-            cpuLine.append("\(f(mid)),\(f(y(b.cpuMean * 1000)))")
+            guard b.isDrawn else { closeSegment(); return }
+            guard b.frames > 0 else { return }
+            let x0 = f(x(b.start)), x1 = f(x(min(b.end, timeline.end)))
+            for xs in [x0, x1] {
+                upper.append("\(xs),\(f(y(b.intervalMax * 1000)))")
+                lower.append("\(xs),\(f(y(b.intervalMin * 1000)))")
+                intervalLine.append("\(xs),\(f(y(b.intervalMean * 1000)))")
+                cpuLine.append("\(xs),\(f(y(b.cpuMean * 1000)))")
+            }
         }
-        if !upper.isEmpty {
-            let envelope = (upper + lower.reversed()).joined(separator: " ")
-            svg += "<polygon id=\"interval-range\" points=\"\(envelope)\" fill=\"#1f5fbf\" fill-opacity=\"0.25\" stroke=\"#1f5fbf\" stroke-opacity=\"0.4\" stroke-width=\"0.5\"/>\n"
-            svg += "<polyline id=\"interval\" points=\"\(intervalLine.joined(separator: " "))\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.5\"/>\n"
-            svg += "<polyline id=\"cpu\" points=\"\(cpuLine.joined(separator: " "))\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"1.2\"/>\n"
-        }
-        svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(y(periodMs)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(periodMs)))\" stroke=\"#d62728\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>\n"
+        closeSegment()
+        svg += "<g id=\"interval-range\" fill=\"#1f5fbf\" fill-opacity=\"0.25\" stroke=\"#1f5fbf\" stroke-opacity=\"0.4\" stroke-width=\"0.5\">\n"
+        for e in envelopes { svg += "<polygon points=\"\(e)\"/>\n" }
+        svg += "</g>\n<g id=\"interval\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.5\">\n"
+        for l in intervalLines { svg += "<polyline points=\"\(l)\"/>\n" }
+        svg += "</g>\n<g id=\"cpu\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"1.2\">\n"
+        for l in cpuLines { svg += "<polyline points=\"\(l)\"/>\n" }
+        svg += "</g>\n"
+        // The budget last, above the data: a replay's intervals sit exactly on it.
+        svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(y(periodMs)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(periodMs)))\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"8 5\"/>\n"
+        svg += "<text x=\"\(f(left + plotW - 4))\" y=\"\(f(y(periodMs) - 5))\" text-anchor=\"end\" fill=\"#d62728\">budget \(ReportText.fixed(periodMs, 2)) ms</text>\n"
 
         // Legend: the series on one row, the states that appear on the next, so it fits
         // whatever the viewer's font.
@@ -101,16 +135,19 @@ enum FrameChartSVG {
         }
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>", "interval (mean; band = min–max)")
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>", "cpu (mean)")
-        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
+        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
         lx = left
         ly += 22
         for s in UIState.allCases where statesSeen.contains(s) {
             legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(color(s))\" stroke=\"#bbb\"/>", s.rawValue)
         }
+        if gaps > 0 {
+            legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"white\" stroke=\"#bbb\"/>", "gap: nothing drawn (idle)")
+        }
         if clipped {
             svg += "<text x=\"\(f(left + plotW))\" y=\"\(f(top - 6))\" text-anchor=\"end\" fill=\"#d62728\">values above \(label(yMax)) ms clipped (max \(label(observedMax)) ms)</text>\n"
         }
-        svg += "<text x=\"\(f(left))\" y=\"\(f(height - 8))\" fill=\"#666\" font-size=\"10\">\(timeline.count) buckets of \(timeline.framesPerBucket) frame(s)</text>\n"
+        svg += "<text x=\"\(f(left))\" y=\"\(f(height - 8))\" fill=\"#666\" font-size=\"10\">\(timeline.frames) frames in \(timeline.count) buckets of \(label(timeline.bucketSeconds * 1000)) ms</text>\n"
         svg += "</svg>\n"
         return svg
     }
@@ -124,12 +161,16 @@ enum FrameChartSVG {
     }
 
     /// About five round-numbered ticks from 0 to `limit`.
-    static func ticks(upTo limit: Double) -> [Double] {
-        guard limit > 0, limit.isFinite else { return [0] }
-        let step = niceCeiling(limit / 5)
+    static func ticks(upTo limit: Double) -> [Double] { ticks(from: 0, to: limit) }
+
+    /// About five round-numbered ticks within `low…high`, at multiples of the step.
+    static func ticks(from low: Double, to high: Double) -> [Double] {
+        let span = high - low
+        guard span > 0, span.isFinite, low.isFinite else { return [low] }
+        let step = niceCeiling(span / 5)
         var out: [Double] = []
-        var t = 0.0
-        while t <= limit * 1.000_001 && out.count < 50 { out.append(t); t += step }
+        var i = (low / step).rounded(.up)
+        while i * step <= high + span * 1e-6 && out.count < 50 { out.append(i * step); i += 1 }
         return out
     }
 

@@ -57,7 +57,7 @@ public struct ReportSummary: Sendable, Equatable {
     public func state(_ state: UIState) -> GroupSummary? { states[state.rawValue] }
 
     public static let definitions: [String: String] = [
-        "percentiles": "nearest rank over frame times, as HdrHistogram valueAtPercentile (1 us resolution, 3 significant digits); never over fps values",
+        "percentiles": "p50…p99.9: the nearest-rank value's HdrHistogram bucket (values rounded to 1 us, buckets 3 significant digits wide, so at most 0.1 % above the value that occurred at that rank, never below), clamped to [min, max]; min, max and mean are exact; never over fps values",
         "interval_ms": "present-to-present interval (virtual 1/fps in replay runs)",
         "cpu_ms": "CPU time of the thread that ran the frame (CLOCK_THREAD_CPUTIME_ID), from frame start to present done; a present blocked on vsync is not counted, nor is work on other threads (the renderer's own)",
         "latency_ms": "oldest input handled in the frame to present returned; no display feedback, so scan-out is not included",
@@ -65,7 +65,7 @@ public struct ReportSummary: Sendable, Equatable {
         "janky_frames": "frames with missed_vsyncs >= 1",
         "over_budget_frames": "frames whose cpu time exceeds the refresh period",
         "avg_fps": "frames / sum of intervals (time-weighted, as MangoHud)",
-        "one_percent_low_fps": "1000 / p99 interval_ms (nearest rank)",
+        "one_percent_low_fps": "1000 / p99 interval_ms",
     ]
 }
 

@@ -93,7 +93,7 @@ public final class ReportWriter {
 
         if origin == nil { origin = timing.frameStart }
         trace.append(TraceRecord(timing: timing, verdict: verdict))
-        timeline.add(interval: timing.interval, cpu: timing.cpuTime, janky: verdict.janky, state: timing.state)
+        timeline.add(time: model.now, interval: timing.interval, cpu: timing.cpuTime, janky: verdict.janky, state: timing.state)
         framesAppended += 1
     }
 
@@ -127,7 +127,8 @@ public final class ReportWriter {
             try file.commit()
         }
         attempt { () throws(ReportWriterError) in
-            let svg = FrameChartSVG.render(timeline, refreshPeriod: profiler.refreshPeriod, title: chartTitle(profiler))
+            let svg = FrameChartSVG.render(timeline, refreshPeriod: profiler.refreshPeriod, title: chartTitle(profiler),
+                                           subtitle: chartSubtitle(profiler))
             try AtomicFile.write(Array(svg.utf8), to: Self.path(directory, FrameChartSVG.fileName))
         }
         attempt { () throws(ReportWriterError) in
@@ -142,13 +143,23 @@ public final class ReportWriter {
         if let firstError { throw firstError }
     }
 
+    /// What ran: program, mode, script and frame rate.
     private func chartTitle(_ profiler: FrameProfiler) -> String {
-        let hz = 1 / profiler.refreshPeriod
-        var title = "overscroll \(metadata.programVersion) \(metadata.mode): \(profiler.overall.frames) frames, "
-        title += String(format: "%.1f Hz budget", hz)
-        if let fps = metadata.fps { title += ", \(fps) fps" }
-        if let script = metadata.script { title += ", \(script)" }
+        var title = "overscroll \(metadata.programVersion), \(metadata.mode)"
+        if let script = metadata.script { title += " of \(script)" }
+        if let fps = metadata.fps { title += " at \(fps) fps" }
         return title
+    }
+
+    /// On what: window size, drivers, budget and frames.
+    private func chartSubtitle(_ profiler: FrameProfiler) -> String {
+        let points = metadata.windowPoints, pixels = metadata.windowPixels
+        var line = "window \(points.width)x\(points.height) pt"
+        if pixels != points { line += " (\(pixels.width)x\(pixels.height) px)" }
+        line += ", video \(metadata.videoDriver), renderer \(metadata.renderDriver), vsync \(metadata.vsync ? "on" : "off")"
+        line += String(format: ", %.1f Hz budget", 1 / profiler.refreshPeriod)
+        line += ", \(profiler.overall.frames) frames"
+        return line
     }
 
     // MARK: Introspection (tests, the HUD)
@@ -159,7 +170,8 @@ public final class ReportWriter {
     /// frames.svg's buckets in use, and how many it can hold.
     public var timelineBucketCount: Int { timeline.count }
     public var timelineCapacity: Int { timeline.capacity }
-    public var timelineFramesPerBucket: Int { timeline.framesPerBucket }
+    /// Seconds each of frames.svg's buckets covers.
+    public var timelineBucketSeconds: Double { timeline.bucketSeconds }
     /// Rows frames.csv lost to a disk that could not keep up.
     public var droppedRows: Int { sink.droppedRows }
 

@@ -1,14 +1,21 @@
 import OverscrollKit
-/// The whole run's frame times at a fixed size, for frames.svg: a fixed number of buckets,
-/// each covering a run of consecutive frames. When they are all full, neighbours are merged
-/// pairwise and each bucket then covers twice as many frames, so a run of days costs the
-/// same memory as a run of seconds while its min/max spikes survive every merge.
+/// The whole run's frame times at a fixed size, for frames.svg, on the run's own clock
+/// (the model time frames.csv prints as `t_ms`): a fixed number of buckets, each an equal
+/// slice of time. When time runs past the last bucket, neighbours are merged pairwise and
+/// each bucket then covers twice as long, so a run of days costs the same memory as a run
+/// of seconds while its min/max spikes survive every merge.
+///
+/// A frame is filed in the bucket its time falls in, and the slice it took (its interval,
+/// back from its time) marks the buckets before as covered. A bucket neither holds a
+/// frame nor is covered is a gap: time when nothing was drawn (the idle program sleeps).
 public struct TimelineDownsampler: Sendable {
     public struct Bucket: Sendable, Equatable {
-        /// Run time (sum of intervals) at the bucket's first frame's start, and at its end.
+        /// Run time at the bucket's start and end (filled in by `forEach`).
         public var start = 0.0
         public var end = 0.0
         public var frames = 0
+        /// Inside a frame's interval but holding no frame's end: drawn, not a gap.
+        public var covered = false
         public var intervalMin = Double.infinity
         public var intervalMax = 0.0
         public var intervalSum = 0.0
@@ -21,6 +28,8 @@ public struct TimelineDownsampler: Sendable {
 
         public var intervalMean: Double { frames > 0 ? intervalSum / Double(frames) : 0 }
         public var cpuMean: Double { frames > 0 ? cpuSum / Double(frames) : 0 }
+        /// False for a gap in the run: no frame was being drawn in this slice of time.
+        public var isDrawn: Bool { frames > 0 || covered }
 
         /// The state most frames in the bucket were in (the earlier state on a tie).
         public var dominantState: UIState {
@@ -30,8 +39,8 @@ public struct TimelineDownsampler: Sendable {
         }
 
         mutating func absorb(_ other: Bucket) {
-            end = other.end
             frames += other.frames
+            covered = covered || other.covered
             intervalMin = min(intervalMin, other.intervalMin)
             intervalMax = max(intervalMax, other.intervalMax)
             intervalSum += other.intervalSum
@@ -44,32 +53,64 @@ public struct TimelineDownsampler: Sendable {
     }
 
     private var storage: [Bucket]
+    /// Buckets up to the last one a frame reached.
     public private(set) var count = 0
-    public private(set) var framesPerBucket = 1
-    /// Run time so far: the sum of the intervals recorded.
-    public private(set) var elapsed = 0.0
+    /// Seconds each bucket covers: doubles at every merge.
+    public private(set) var bucketSeconds: Double
+    /// Run time at the first bucket's start: the first frame's start (its time less its
+    /// interval), never below 0.
+    public private(set) var origin = 0.0
+    /// Run time of the last frame.
+    public private(set) var end = 0.0
+    public private(set) var frames = 0
     public var capacity: Int { storage.count }
 
-    /// - Parameter capacity: buckets kept; rounded up to an even number (merging pairs).
-    public init(capacity: Int = 512) {
+    /// - Parameters:
+    ///   - capacity: buckets kept; rounded up to an even number (merging pairs).
+    ///   - bucketSeconds: the first buckets' width; it doubles as the run grows.
+    public init(capacity: Int = 512, bucketSeconds: Double = 0.001) {
         let even = max(2, capacity + (capacity & 1))
         storage = Array(repeating: Bucket(), count: even)
+        self.bucketSeconds = bucketSeconds > 0 ? bucketSeconds : 0.001
     }
 
-    public mutating func add(interval: Double, cpu: Double, janky: Bool, state: UIState) {
+    /// Hot path: O(1) amortised, allocates nothing.
+    /// - Parameter time: the frame's run time (`t_ms` / 1000); it never goes back.
+    public mutating func add(time: Double, interval: Double, cpu: Double, janky: Bool, state: UIState) {
         let interval = interval.isFinite ? max(0, interval) : 0
         let cpu = cpu.isFinite ? max(0, cpu) : 0
-        if count == 0 || storage[count - 1].frames >= framesPerBucket {
-            if count == storage.count { mergePairs() }
-            storage[count] = Bucket(start: elapsed, end: elapsed)
-            count += 1
+        var time = time.isFinite ? time : end
+        if frames == 0 {
+            origin = max(0, time - interval)
         }
-        elapsed += interval
+        time = max(time, end, origin)
+        var index = self.index(of: time)
+        while index >= storage.count {
+            mergePairs()
+            index = self.index(of: time)
+        }
+        // The frame's interval covers the buckets since the previous frame's; only new
+        // ones are visited, so this is O(1) amortised however long the interval. Half an
+        // interval of slack: a frame's time (taken at its start) and its interval (present
+        // to present) jitter against each other, and that is not a gap.
+        let from = max(self.index(of: max(time - 1.5 * interval, origin)), count)
+        if from < index {
+            for i in from..<index { storage[i].covered = true }
+        }
         // In place through the array's modify accessor: no copy, no allocation.
-        storage[count - 1].record(interval: interval, cpu: cpu, janky: janky, state: state, end: elapsed)
+        storage[index].record(interval: interval, cpu: cpu, janky: janky, state: state)
+        count = max(count, index + 1)
+        end = time
+        frames += 1
     }
 
-    /// Halves the bucket count: O(capacity), once per `capacity/2 × framesPerBucket` frames.
+    private func index(of time: Double) -> Int {
+        let position = (time - origin) / bucketSeconds
+        return position < Double(Int.max / 2) ? Int(position) : Int.max / 2
+    }
+
+    /// Halves the bucket count and doubles their width: O(capacity), once per doubling
+    /// of the run's length.
     private mutating func mergePairs() {
         let half = storage.count / 2
         for i in 0..<half {
@@ -77,21 +118,30 @@ public struct TimelineDownsampler: Sendable {
             merged.absorb(storage[2 * i + 1])
             storage[i] = merged
         }
-        count = half
-        framesPerBucket *= 2
+        for i in half..<storage.count { storage[i] = Bucket() }
+        count = (count + 1) / 2
+        bucketSeconds *= 2
     }
 
-    /// Visits the used buckets in time order.
+    /// Visits the used buckets in time order, with their start and end filled in.
     public func forEach(_ body: (Bucket) throws -> Void) rethrows {
-        for i in 0..<count { try body(storage[i]) }
+        for i in 0..<count {
+            var b = storage[i]
+            b.start = origin + Double(i) * bucketSeconds
+            b.end = b.start + bucketSeconds
+            try body(b)
+        }
     }
 
-    public var buckets: [Bucket] { Array(storage[0..<count]) }
+    public var buckets: [Bucket] {
+        var out: [Bucket] = []
+        forEach { out.append($0) }
+        return out
+    }
 }
 
 extension TimelineDownsampler.Bucket {
-    mutating func record(interval: Double, cpu: Double, janky: Bool, state: UIState, end: Double) {
-        self.end = end
+    mutating func record(interval: Double, cpu: Double, janky: Bool, state: UIState) {
         frames += 1
         intervalMin = min(intervalMin, interval)
         intervalMax = max(intervalMax, interval)

@@ -71,7 +71,7 @@ enum Setting: String, CaseIterable {
                  valueName: "duration", example: "10s")
         case .content:
             Spec(kind: .path, source: .shared(.option(\.content)),
-                 meaning: "Show these rows, one per line (UTF-8)", defaultText: "the bundled sample rows",
+                 meaning: "Show these rows, one per line (UTF-8)", defaultText: "the bundled Assets/content/sample.txt",
                  valueName: "file", example: "rows.txt")
         case .refreshCommand:
             Spec(kind: .command, source: .shared(.option(\.refreshCommand)),

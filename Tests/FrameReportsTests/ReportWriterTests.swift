@@ -16,8 +16,12 @@ import ProfilerTestSupport
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
         let writer = try ReportWriter(directory: dir, metadata: sampleReportMetadata(),
                                       traceCapacity: traceCapacity, timelineBuckets: buckets)
-        let model = makeModel()
+        // The model's clock runs with the frames, as in a run: frames.svg's x-axis is it.
+        var model = makeModel()
+        var now = 0.0
         for f in frames {
+            now += f.interval
+            model.advance(to: now)
             let v = profiler.record(f)
             writer.append(f, v, model: model)
         }
@@ -102,8 +106,11 @@ import ProfilerTestSupport
             "missed_vsyncs", "janky", "over_budget", "dominant_phase", "ui_state",
         ])
         // The trace part is exactly what TraceFormat writes for the same frame and model.
+        // (`run` moves the model's clock on by each frame's interval, as a run does.)
         var expected = CSVRowBuffer()
-        TraceFormat.appendRow(&expected, frame: 0, model: makeModel())
+        var model = makeModel()
+        model.advance(to: frames[0].interval)
+        TraceFormat.appendRow(&expected, frame: 0, model: model)
         let tracePart = String(decoding: expected.bytes.dropLast(), as: UTF8.self)
         #expect(lines[1].hasPrefix(tracePart + ","))
         #expect(lines[1].dropFirst(tracePart.count + 1) == "16.667,6.500,1.000,2.000,3.000,0.500,12.346,0,0,0,render,dragging")
@@ -205,9 +212,43 @@ import ProfilerTestSupport
         for state in UIState.allCases { #expect(svg.contains("<title>\(state.rawValue)</title>")) }
         #expect(svg.contains("run time (s)") && svg.contains("frame time (ms)"))
         #expect(svg.contains("budget 16.67 ms"))
+        // The title names the mode and script, the line under it the window and drivers.
+        #expect(svg.contains("replay of Assets/gestures/pull.txt at 60 fps"))
+        #expect(svg.contains("window 480x800 pt (960x1600 px), video dummy, renderer software"))
+        // The budget line is drawn after (above) every series.
+        let budget = try #require(svg.range(of: "id=\"budget\""))
+        for id in ["id=\"interval\"", "id=\"cpu\"", "id=\"interval-range\""] {
+            #expect(try #require(svg.range(of: id)).lowerBound < budget.lowerBound, "\(id)")
+        }
         // It is well-formed XML.
         let parser = XMLParser(data: Data(svg.utf8))
         #expect(parser.parse(), "frames.svg is not well-formed: \(parser.parserError.map { "\($0)" } ?? "")")
+    }
+
+    @Test func svgTimeAxisIsTheRunsClockWithIdleGapsLeftOpen() throws {
+        let dir = reportScratchDirectory()
+        defer { removeReportScratch(dir) }
+        var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
+        let writer = try ReportWriter(directory: dir, metadata: sampleReportMetadata(mode: "live"))
+        var model = makeModel()
+        var now = 0.0
+        // 2 s of frames, 6 s asleep (no frames), 2 s of frames: the run ends at 10 s,
+        // though its intervals add up to 4 s.
+        for i in 0..<240 {
+            now += 1.0 / 60
+            if i == 120 { now += 6 }
+            model.advance(to: now)
+            let t = makeTiming(frame: i, interval: 1.0 / 60)
+            writer.append(t, profiler.record(t), model: model)
+        }
+        try writer.finish(profiler: profiler)
+        let svg = try String(contentsOfFile: dir + "/frames.svg", encoding: .utf8)
+        // The time axis reaches 10 s.
+        #expect(svg.contains(">10</text>"), "the axis does not reach the run's 10 s")
+        // The interval line is two pieces, one each side of the gap, and the gap is in the legend.
+        let intervalGroup = try #require(svg.components(separatedBy: "<g id=\"interval\"").last?.components(separatedBy: "</g>").first)
+        #expect(intervalGroup.components(separatedBy: "<polyline").count - 1 == 2)
+        #expect(svg.contains("gap: nothing drawn"))
     }
 
     @Test func aDirectoryThatHoldsARunIsRefused() throws {

@@ -93,5 +93,4 @@ import ProfilerTestSupport
         // 144 Hz: more frames in the same two seconds.
         #expect(FrameProfiler(refreshPeriod: 1.0 / 144).hudCapacity == 288)
     }
-
 }

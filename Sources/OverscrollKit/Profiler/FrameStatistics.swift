@@ -33,7 +33,7 @@ public struct FrameStatistics: Sendable {
         intervalSum > 0 ? Double(frames) / intervalSum : nil
     }
 
-    /// "1% low": 1000 / the 99th-percentile interval in ms, nearest rank (MangoHud, CapFrameX P1).
+    /// "1% low": 1000 / the 99th-percentile interval in ms (MangoHud, CapFrameX P1).
     public var onePercentLowFPS: Double? {
         guard let p99 = interval.percentiles()?.p99, p99 > 0 else { return nil }
         return 1000 / p99

@@ -12,6 +12,9 @@ struct MetricHistogram: Sendable {
                                                    highestTrackableValue: highestMicroseconds,
                                                    numberOfSignificantValueDigits: .three)
     private(set) var clamped = 0
+    /// The exact sum of what was recorded: HdrHistogram's own mean uses each bucket's
+    /// middle, which can fall below the smallest value (16.664 for frames all 16.667 ms).
+    private(set) var sumMicroseconds: UInt64 = 0
 
     var count: Int { Int(histogram.totalCount) }
 
@@ -30,17 +33,29 @@ struct MetricHistogram: Sendable {
             }
         }
         histogram.record(micros)
+        sumMicroseconds &+= micros
     }
 
-    /// Nearest-rank percentiles in milliseconds, as HdrHistogram's `valueAtPercentile`
-    /// defines them; nil when nothing was recorded.
+    /// The distribution in milliseconds; nil when nothing was recorded.
+    ///
+    /// `min`, `max` and `mean` are exact (of the values rounded to the microsecond). A
+    /// percentile is HdrHistogram's `valueAtPercentile`: the nearest-rank value's bucket
+    /// (3 significant digits, so at most 0.1 % wide), reported as the bucket's highest
+    /// value and clamped to [min, max]. So min ≤ p50 ≤ … ≤ p99.9 ≤ max always, and a
+    /// percentile is at most 0.1 % above the value that occurred at that rank, never below.
     func percentiles() -> MetricPercentiles? {
         guard histogram.totalCount > 0 else { return nil }
-        func ms(_ p: Double) -> Double { Double(histogram.valueAtPercentile(p)) / 1000 }
-        return MetricPercentiles(count: Int(histogram.totalCount),
-                                 min: ms(0), p50: ms(50), p90: ms(90), p95: ms(95),
-                                 p99: ms(99), p99_9: ms(99.9), max: ms(100),
-                                 mean: histogram.mean / 1000)
+        let low = histogram.min, high = histogram.maxRecorded
+        // valueAtPercentile clamps too; clamping here as well keeps the promise whatever
+        // the library's version does.
+        func ms(_ p: Double) -> Double { Double(Swift.min(Swift.max(histogram.valueAtPercentile(p), low), high)) / 1000 }
+        let count = histogram.totalCount
+        // Rounded division of an exact sum lies between the exact min and max.
+        let mean = Swift.min(Swift.max(Double(sumMicroseconds) / Double(count), Double(low)), Double(high)) / 1000
+        return MetricPercentiles(count: Int(count),
+                                 min: Double(low) / 1000, p50: ms(50), p90: ms(90), p95: ms(95),
+                                 p99: ms(99), p99_9: ms(99.9), max: Double(high) / 1000,
+                                 mean: mean)
     }
 }
 
