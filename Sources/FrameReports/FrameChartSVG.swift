@@ -43,6 +43,7 @@ enum FrameChartSVG {
         svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<title>\(escape(title))</title>\n"
+        svg += "<desc>x: run time \(String(format: "%.3f", origin))…\(String(format: "%.3f", origin + duration)) s (frames.csv's t_ms / 1000); y: frame time 0…\(label(yMax)) ms</desc>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         svg += "<text id=\"chart-title\" x=\"\(f(left))\" y=\"22\" font-size=\"15\">\(escape(title))</text>\n"
         svg += "<text id=\"chart-subtitle\" x=\"\(f(left))\" y=\"42\" fill=\"#444\">\(escape(subtitle))</text>\n"

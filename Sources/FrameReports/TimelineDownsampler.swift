@@ -57,9 +57,9 @@ public struct TimelineDownsampler: Sendable {
     public private(set) var count = 0
     /// Seconds each bucket covers: doubles at every merge.
     public private(set) var bucketSeconds: Double
-    /// Run time at the first bucket's start: the first frame's start (its time less its
-    /// interval), never below 0.
-    public private(set) var origin = 0.0
+    /// Run time at the first bucket's start: 0, where the run's clock starts (a first
+    /// frame that claims to start earlier, a replay's at t = 0, is placed at 0).
+    public let origin = 0.0
     /// Run time of the last frame.
     public private(set) var end = 0.0
     public private(set) var frames = 0
@@ -80,9 +80,6 @@ public struct TimelineDownsampler: Sendable {
         let interval = interval.isFinite ? max(0, interval) : 0
         let cpu = cpu.isFinite ? max(0, cpu) : 0
         var time = time.isFinite ? time : end
-        if frames == 0 {
-            origin = max(0, time - interval)
-        }
         time = max(time, end, origin)
         var index = self.index(of: time)
         while index >= storage.count {

@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import OverscrollKit
 import ProfilerTestSupport
@@ -66,6 +67,31 @@ import ProfilerTestSupport
         #expect(p.max == intervals.last!)
         #expect(p.min == intervals.first!)
         #expect(p.count == 5_000)
+    }
+
+    @Test func summariesAreOrderedAndTheirMeanIsExact() async {
+        // Few values, equal values, and values that share a histogram bucket: the cases
+        // where bucket bounds used to fall outside [min, max] (a mean of 16.664 under a
+        // min of 16.667; a p50 of 10.007 over two samples of 10.000).
+        let values = Gen.oneOf(Gen.double(in: 0.0001...0.1), Gen.always(1.0 / 60),
+                               Gen.double(in: 0.009_999...0.010_008), Gen.double(in: 0...120), Gen.always(0.01))
+        await propertyCheck(count: 300, input: values.array(of: 1...40)) { seconds in
+            var histogram = MetricHistogram()
+            for s in seconds { histogram.record(seconds: s) }
+            let p = try #require(histogram.percentiles())
+            let ordered = [p.min, p.p50, p.p90, p.p95, p.p99, p.p99_9, p.max]
+            #expect(ordered == ordered.sorted(), "\(ordered)")
+            #expect(p.min <= p.mean && p.mean <= p.max, "mean \(p.mean) outside [\(p.min), \(p.max)]")
+            let micros = seconds.map { min(($0 * 1e6).rounded(), 60_000_000) }
+            #expect(p.min == micros.min()! / 1000 && p.max == micros.max()! / 1000)
+            #expect(abs(p.mean - micros.reduce(0, +) / Double(micros.count) / 1000) < 1e-9)
+            // Each percentile is at or at most 0.1 % above the nearest-rank value.
+            let sorted = micros.sorted().map { $0 / 1000 }
+            for (value, pct) in [(p.p50, 50.0), (p.p90, 90), (p.p99, 99), (p.p99_9, 99.9)] {
+                let exact = nearestRank(sorted, pct)
+                #expect(value >= exact - 1e-9 && value <= exact * 1.001 + 0.001, "p\(pct): \(value) vs \(exact)")
+            }
+        }
     }
 
     @Test func valuesOutsideTheRangeAreClampedAndCounted() {
