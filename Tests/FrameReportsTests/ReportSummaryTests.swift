@@ -21,7 +21,9 @@ import ProfilerTestSupport
         let loaded = try ReportSummary.load(directory: dir)
         #expect(loaded == expected)
         #expect(loaded.state(.dragging)?.frames == profiler.statistics(for: .dragging).frames)
-        #expect(loaded.definitions["percentiles"]?.contains("nearest rank") == true)
+        // The definitions say how percentiles are made: nearest rank, to the histogram's resolution, within [min, max].
+        #expect(loaded.definitions["percentiles"]?.contains("nearest-rank") == true)
+        #expect(loaded.definitions["percentiles"]?.contains("clamped to [min, max]") == true)
     }
 
     @Test func emptyStatesAndNoLatencyAreWrittenAsNull() throws {
