@@ -207,3 +207,30 @@ struct HelpText {
         sections.filter { s in prefixes.contains { s.title.hasPrefix($0) } }.flatMap(\.options)
     }
 }
+
+/// The README names the metrics `report BASE NEW` gates on; the comparison it prints
+/// marks every other row `(info)`. The two lists are the same.
+@Suite struct DocumentedGateTests {
+    @Test func theGatedRowsAreTheOnesTheReadmeNames() throws {
+        let readme = DocumentedTablesTests.readme.replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "   ", with: " ").replacingOccurrences(of: "  ", with: " ")
+        let start = try #require(readme.range(of: "The gated rows are "))
+        let sentence = readme[start.upperBound...].prefix { $0 != ";" }
+        let documented = sentence.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        #expect(documented.count >= 5)
+
+        let base = CLI.temporaryPath("gate-base"), new = CLI.temporaryPath("gate-new")
+        for dir in [base, new] {
+            let r = try CLI.run(["replay", "Assets/gestures/drag.txt", "--report", dir, "--no-sound"])
+            try #require(r.status == 0, "\(r.stderr)")
+        }
+        let r = try CLI.run(["report", base, new, "--tolerance", "1000000"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("metric") })
+        let rows = lines[(header + 1)...].prefix { !$0.isEmpty }
+        // A row is "name  unit  base  new  change [(info)]": its name ends at the first gap of two spaces.
+        let gated = rows.filter { !$0.hasSuffix("(info)") }.map { String($0[..<($0.range(of: "  ")?.lowerBound ?? $0.endIndex)]) }
+        #expect(Set(gated) == Set(documented), "program gates \(gated), README names \(documented)")
+    }
+}
