@@ -12,8 +12,8 @@ struct Overscroll: ParsableCommand {
         abstract: "A scrollable list with touch overscroll and pull-to-refresh, on SDL2: opens the window.",
         usage: """
             overscroll [<settings>] [--fullscreen] [--display <n>]
-              overscroll replay <script> [--fps <n>] [--trace <file>] [--window] [--repeat <n>] [<settings>]
-              overscroll report <dir> [<new>] [--tolerance <pct>]
+            overscroll replay <script> [--fps <n>] [--trace <file>] [--window] [--repeat <n>] [<settings>]
+            overscroll report <dir> [<new>] [--tolerance <pct>]
             """,
         discussion: ExitStatus.helpText,
         version: Version.string,
