@@ -26,6 +26,9 @@ let package = Package(
                 .brew(["sdl2", "sdl2_ttf", "fontconfig", "fribidi", "harfbuzz"]),
             ]
         ),
+        // The refresh command's supervisor (fork, PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER):
+        // C, because the code between fork() and exec must not touch Swift's runtime.
+        .target(name: "CSupervisor"),
         // The model, pure Swift: physics, scroll view, refresh state machine, scene (the draw
         // list), gesture scripts and the trace format, the per-frame profiler core. No SDL,
         // no files, no threads, no processes.
@@ -38,7 +41,7 @@ let package = Package(
         .target(name: "FrameReports", dependencies: ["OverscrollKit"]),
         // Where rows come from outside the model: content files, and refresh commands
         // (spawn, pipes, timeouts, process groups).
-        .target(name: "RowSources", dependencies: ["OverscrollKit"]),
+        .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor"]),
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
         .target(name: "OverscrollSDL", dependencies: ["CSDL", "OverscrollKit", "FrameReports", "RowSources"]),

@@ -13,10 +13,11 @@ final class RunningGroups: Sendable {
 
     func remove(_ pid: pid_t) { groups.withLock { _ = $0.remove(pid) } }
 
-    /// SIGKILL to each whole group: quitting cannot wait for a grace period. The worker
-    /// threads then see their child gone and reap it.
+    /// Quitting cannot wait for a grace period: SIGUSR1 tells each command's supervisor to
+    /// SIGKILL its whole tree at once (detached descendants included). The worker threads
+    /// then see the supervisor gone and reap it.
     func killAll() {
-        for pid in groups.withLock({ Array($0) }) { kill(-pid, SIGKILL) }
+        for pid in groups.withLock({ Array($0) }) { kill(pid, SIGUSR1) }
     }
 
     var count: Int { groups.withLock { $0.count } }

@@ -1,3 +1,4 @@
+import CSupervisor
 import OverscrollKit
 #if canImport(Glibc)
 import Glibc
@@ -9,9 +10,11 @@ import Darwin
 /// stdin on /dev/null, stdout streamed to a callback, the head of stderr kept for an error
 /// message. Blocking: call it on a background thread.
 ///
-/// The process group is what makes a timeout stick: a shell script's children (and theirs)
-/// share the group, so killing the group ends all of them, not just the shell. Processes
-/// that leave the group on purpose (setsid, daemons) are beyond reach.
+/// The command runs under a supervisor process (see CSupervisor): it dies with the thread
+/// that runs this (so with the app, even on SIGKILL), it is a child subreaper (so a
+/// descendant that detaches with setsid or a double fork is reparented to it, not to init),
+/// and when the command ends it kills whatever the command left behind. The pid this type
+/// watches, signals and reaps is the supervisor's; its exit status mirrors the command's.
 struct Subprocess {
     /// How the run ended.
     enum Ending: Equatable {
@@ -58,7 +61,7 @@ struct Subprocess {
 
         let pid: pid_t
         do {
-            pid = try spawn(arguments, stdout: stdoutPipe.write, stderr: stderrPipe.write)
+            pid = try spawnSupervised(arguments, stdout: stdoutPipe.write, stderr: stderrPipe.write)
         } catch {
             stdoutPipe.closeBoth()
             stderrPipe.closeBoth()
@@ -81,10 +84,14 @@ struct Subprocess {
             let now = MonotonicClock.now()
             if exitSeen == nil, hasExited(pid) { exitSeen = now }
             if !streams.anyOpen, exitSeen != nil { break }
-            if now >= deadline { stop = .timedOut; break }
+            // Only a command still running can time out. One that finished while this
+            // process was stopped or suspended (the clock jumped past the deadline) has its
+            // whole output waiting in the pipes: read it, don't discard it.
+            if now >= deadline, exitSeen == nil { stop = .timedOut; break }
             if let exitSeen, now - exitSeen >= strayGrace { break }
 
-            let wait = min(deadline - now, exitSeen.map { $0 + strayGrace - now } ?? pollSlice)
+            let untilDeadline = exitSeen == nil ? deadline - now : pollSlice
+            let wait = max(0, min(untilDeadline, exitSeen.map { $0 + strayGrace - now } ?? pollSlice))
             guard streams.anyOpen else {
                 // It closed its output but runs on: watch for its exit.
                 MonotonicClock.sleep(min(wait, 0.01))
@@ -115,39 +122,12 @@ struct Subprocess {
 
     // MARK: Spawning
 
-    private static func spawn(_ arguments: [String], stdout: Int32, stderr: Int32) throws(SpawnError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // dup2 clears close-on-exec on the copies; the originals (O_CLOEXEC) vanish at exec.
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Own process group (pgid = pid), so the whole tree can be killed at once. Signal
-        // mask and dispositions reset: a parent that ignores SIGPIPE or blocks signals on
-        // this thread must not pass that on (`yes` has to die when we stop reading).
-        posix_spawnattr_setflags(&attributes,
-                                 Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-
+    private static func spawnSupervised(_ arguments: [String], stdout: Int32, stderr: Int32) throws(SpawnError) -> pid_t {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for arg in argv { free(arg) } }
-
-        var pid = pid_t()
-        // posix_spawnp returns the error (exec's, for a missing command) instead of setting errno.
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard result == 0 else { throw SpawnError(code: result) }
+        let pid = overscroll_supervised_spawn(arguments[0], argv, stdout, stderr, strayGrace, terminationGrace)
+        guard pid > 0 else { throw SpawnError(code: -pid) }
         return pid
     }
 
@@ -162,13 +142,15 @@ struct Subprocess {
         return result == 0 ? info.si_signo == SIGCHLD : errno == ECHILD
     }
 
-    /// SIGTERM to the whole group, a short grace for the leader to go, then SIGKILL to
-    /// whatever is left (children that ignore SIGTERM, or outlive the leader).
+    /// SIGTERM to the supervisor, which sends SIGTERM to the command's group, gives it
+    /// `terminationGrace`, then SIGKILLs every descendant. Should the supervisor itself not
+    /// be gone well after that, it is SIGKILLed (the command then dies of its
+    /// PR_SET_PDEATHSIG).
     private static func terminateGroup(_ pid: pid_t) {
-        kill(-pid, SIGTERM)
-        let graceEnd = MonotonicClock.now() + terminationGrace
+        kill(pid, SIGTERM)
+        let graceEnd = MonotonicClock.now() + terminationGrace + 2
         while !hasExited(pid), MonotonicClock.now() < graceEnd { MonotonicClock.sleep(0.005) }
-        kill(-pid, SIGKILL)
+        if !hasExited(pid) { kill(pid, SIGKILL) }
     }
 
     /// Waits for the child (it has exited or been killed) and decodes its status.

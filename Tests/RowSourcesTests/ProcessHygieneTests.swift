@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import OverscrollKit
+@testable import RowSources
+
+/// Nothing a refresh command starts outlives the refresh, and a finished command is never
+/// reported as timed out. Real processes, found by a unique marker in their argv.
+@Suite(.serialized)
+struct ProcessHygieneTests {
+    @Test func aDetachedGrandchildIsEndedWhenTheRefreshEnds() throws {
+        let marker = uniqueSleep()
+        // setsid puts the sleep in a session (and group) of its own: a group kill misses it.
+        let source = CommandRefreshSource(arguments: ["sh", "-c", "setsid sleep \(marker) </dev/null >/dev/null 2>&1 & echo row"],
+                                          timeout: 10)
+        let inbox = RefreshInbox()
+        source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
+        let completion = waitFor(inbox)
+        #expect(completion?.result == .success(["row"]))
+        #expect(poll { processes(withArgument: marker).isEmpty },
+                "the detached sleep outlived its refresh: \(processes(withArgument: marker))")
+    }
+
+    @Test func aDetachedGrandchildIsEndedOnTimeoutToo() throws {
+        let marker = uniqueSleep()
+        let source = CommandRefreshSource(arguments: ["sh", "-c", "setsid sleep \(marker) & sleep 30"], timeout: 0.3)
+        let inbox = RefreshInbox()
+        source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
+        #expect(poll { !processes(withArgument: marker).isEmpty }, "the detached sleep never started")
+        let completion = waitFor(inbox)
+        #expect(completion?.result == .failure("'sh' timed out after 300 ms"))
+        #expect(poll { processes(withArgument: marker).isEmpty })
+    }
+
+    @Test func quittingEndsDetachedGrandchildren() throws {
+        let marker = uniqueSleep()
+        let source = CommandRefreshSource(arguments: ["sh", "-c", "setsid sleep \(marker) & sleep 30"], timeout: 60)
+        let inbox = RefreshInbox()
+        source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
+        #expect(poll { !processes(withArgument: marker).isEmpty })
+        source.cancelAll()
+        #expect(waitFor(inbox) != nil)
+        #expect(poll { processes(withArgument: marker).isEmpty })
+    }
+
+    @Test func aCommandThatFinishedWhileTheWatcherSleptIsNotTimedOut() throws {
+        // The watcher thread stalls in the output callback (as the whole app does under
+        // SIGSTOP or a suspend) until well past the deadline; the command meanwhile
+        // finishes with all its output. Its result must be taken, not discarded.
+        var output: [UInt8] = []
+        var stalled = false
+        let outcome = try Subprocess.run(["sh", "-c", "echo first; sleep 0.1; echo second"],
+                                         deadline: MonotonicClock.now() + 0.4) { chunk in
+            output.append(contentsOf: chunk)
+            if !stalled { stalled = true; MonotonicClock.sleep(1.0) }
+            return true
+        }
+        #expect(outcome.ending == .exited(status: 0))
+        #expect(String(decoding: output, as: UTF8.self) == "first\nsecond\n")
+    }
+
+    @Test func aCommandStillRunningAtTheDeadlineIsTimedOut() throws {
+        let outcome = try Subprocess.run(["sleep", "5"], deadline: MonotonicClock.now() + 0.2) { _ in true }
+        #expect(outcome.ending == .timedOut)
+    }
+
+    @Test func aMissingCommandIsStillReportedAsNotFound() {
+        let source = CommandRefreshSource(arguments: ["no-such-command-\(UUID().uuidString.prefix(8))"], timeout: 5)
+        let inbox = RefreshInbox()
+        source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
+        guard case .failure(let message)? = waitFor(inbox)?.result else { Issue.record("no failure"); return }
+        #expect(message.hasSuffix("not found"))
+    }
+
+    @Test func theExitStatusAndSignalOfTheCommandComeThrough() throws {
+        let exited = try Subprocess.run(["sh", "-c", "exit 7"], deadline: MonotonicClock.now() + 5) { _ in true }
+        #expect(exited.ending == .exited(status: 7))
+        let killed = try Subprocess.run(["sh", "-c", "kill -SEGV $$"], deadline: MonotonicClock.now() + 5) { _ in true }
+        #expect(killed.ending == .signaled(SIGSEGV))
+    }
+}
+
+/// A `sleep` argument no other process has: seconds with a random fraction.
+func uniqueSleep() -> String { "1003.\(UInt32.random(in: 100_000...999_999))" }
+
+/// The pids of living processes with `argument` in their argv.
+func processes(withArgument argument: String) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { Int32($0) }.filter { pid in
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        guard state != "Z" && state != "X" else { return false }
+        return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == argument }
+    }
+}
+
+private func waitFor(_ inbox: RefreshInbox, within: Double = 10) -> RefreshCompletion? {
+    let deadline = MonotonicClock.now() + within
+    while MonotonicClock.now() < deadline {
+        if let completion = inbox.take(generation: 1, dueBy: .infinity) { return completion }
+        usleep(2_000)
+    }
+    return nil
+}
+
+private func poll(within: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = MonotonicClock.now() + within
+    repeat {
+        if condition() { return true }
+        usleep(10_000)
+    } while MonotonicClock.now() < deadline
+    return condition()
+}
