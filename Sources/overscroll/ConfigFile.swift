@@ -14,17 +14,7 @@ struct ConfigFile {
 
     init(path: String) throws(Failure) {
         self.path = path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Failure("config file '\(path)' does not exist; check the path given to --config", code: 66)
-        }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            let what = isDirectory.boolValue ? "is a directory" : "cannot be read (permissions?)"
-            throw Failure("config file '\(path)' \(what); pass --config the path of a TOML file", code: 66)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Failure("config file '\(path)' is not UTF-8 text; save it as UTF-8 TOML", code: 78)
-        }
+        let text = try Self.readText(path)
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
             throw Failure("\(path):\(error.source.begin.line): \(error.description)", code: 78)
@@ -52,6 +42,30 @@ struct ConfigFile {
         for setting in Setting.allCases where setting.isWindowOnly && values[setting] != nil {
             throw Failure("replay has no display; remove '\(setting.key)' from \(path):\(lines[setting] ?? 1)", code: 78)
         }
+    }
+
+    /// The file as TOML text with LF line ends (CRLF and lone CR files then get the right
+    /// line numbers from TOMLKit and from `line(of:in:)`), through the one line reader.
+    private static func readText(_ path: String) throws(Failure) -> String {
+        let shown = TextLines.cut(path)
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(path, what: "config file", fix: "pass --config the path of a TOML file") } catch {
+            // A missing file keeps its own words.
+            if access(path, F_OK) != 0 {
+                throw Failure("config file '\(shown)' does not exist; check the path given to --config", code: 66)
+            }
+            throw error
+        }
+        let lines = TextLines.lines(of: bytes)
+        for line in lines {
+            if String(validating: line.bytes, as: UTF8.self) == nil {
+                throw Failure("\(shown):\(line.number): not UTF-8 text; save the config as UTF-8 TOML", code: 78)
+            }
+            if line.bytes.contains(0) {
+                throw Failure("\(shown):\(line.number): a NUL byte; a config is a TOML text file (is this the right file?)", code: 78)
+            }
+        }
+        return String(decoding: TextLines.normalized(bytes), as: UTF8.self)
     }
 
     /// The line a top-level key is set on (1-based), for messages.

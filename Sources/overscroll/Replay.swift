@@ -85,12 +85,16 @@ struct Replay: ParsableCommand {
     }
 
     private func loadScript() throws -> GestureScript {
-        let text: String
-        do { text = try String(contentsOfFile: script, encoding: .utf8) } catch {
-            throw Failure("\(script): cannot read the gesture script (\(FileErrors.reason(error))); check the path", code: 66)
+        let bytes = try InputFile.read(script, what: "gesture script", fix: "pass the path of a gesture script (a text file)")
+        let parsed: GestureScript
+        do { parsed = try GestureScript(parsing: bytes) } catch {
+            throw Failure("\(TextLines.cut(script)):\(error.line):\(error.column): \(error.message)", code: 65)
         }
-        do { return try GestureScript(parsing: text) } catch {
-            throw Failure("\(script):\(error.line):\(error.column): \(error.message)", code: 65)
+        // A finger left down would hold the replay for its whole settle limit: lift it
+        // at the end, and say so.
+        for (pointer, line) in parsed.pointersLeftDown {
+            warn("\(TextLines.cut(script)):\(line): \(pointer) is still down when the script ends; lifting it there (end the gesture with '\(pointer == .finger(1) ? "" : "\(pointer) ")up')")
         }
+        return parsed.liftingPointersLeftDown()
     }
 }

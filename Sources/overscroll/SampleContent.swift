@@ -1,4 +1,5 @@
 import Foundation
+import OverscrollKit
 import RowSources
 
 /// The demo's rows, from `Assets/content/sample.txt`, found next to the executable (as

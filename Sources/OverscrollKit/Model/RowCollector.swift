@@ -1,9 +1,9 @@
 /// Turns a stream of text bytes into list rows — the one place that decides what a row is,
 /// shared by content files and refresh commands:
-/// - lines end at `\n`; a `\r` before it is dropped (CRLF files);
+/// - lines are `LineSplitter`'s: LF, CRLF or a lone CR end one; a leading BOM is dropped;
 /// - empty lines are skipped (a list row needs text); whitespace-only lines are kept;
-/// - a UTF-8 BOM at the very start is dropped;
-/// - bytes that are not UTF-8 show as U+FFFD (decoded per line: the rest of the row is intact);
+/// - bytes that are not UTF-8, and NUL, show as U+FFFD (decoded per line: the rest of the
+///   row is intact);
 /// - past `maxRows` rows or `maxBytes` bytes it stops taking input, and the last of the
 ///   `maxRows` rows says what was cut: the result never has more than `maxRows` rows, so it
 ///   fits a list capped at the same number. A line the byte limit cut through is kept,
@@ -21,9 +21,8 @@ public struct RowCollector: Sendable {
     public let maxBytes: Int
     public private(set) var cut: Cut?
     private var rows: [String] = []
-    private var line: [UInt8] = []
+    private var lines = LineSplitter()
     private var bytesTaken = 0
-    private var isFirstLine = true
 
     public init(source: String, maxRows: Int, maxBytes: Int = .max) {
         self.source = source
@@ -43,23 +42,14 @@ public struct RowCollector: Sendable {
         let overflows = chunk.count > room
         if overflows { chunk = chunk.prefix(room) }
         bytesTaken += chunk.count
-        while !chunk.isEmpty, cut == nil {
-            if let newline = chunk.firstIndex(of: 0x0A) {
-                line.append(contentsOf: chunk[..<newline])
-                endLine()
-                chunk = chunk[(newline + 1)...]
-            } else {
-                line.append(contentsOf: chunk)
-                chunk = chunk[chunk.endIndex...]
-            }
-        }
+        withSplitter { splitter, this in splitter.feed(chunk) { bytes, _ in this.endLine(bytes) } }
         if overflows, cut == nil { cut = .bytes(maxBytes) }
         return cut == nil
     }
 
     /// The rows, the last one a notice if anything was cut.
     public mutating func finish() -> [String] {
-        if !line.isEmpty, cut != .rows(maxRows) { endLine() }
+        if cut != .rows(maxRows) { withSplitter { splitter, this in splitter.finish { bytes, _ in this.endLine(bytes) } } }
         guard let cut else { return rows }
         return rows.prefix(maxRows - 1) + [Self.notice(for: cut, source: source)]
     }
@@ -71,19 +61,23 @@ public struct RowCollector: Sendable {
         }
     }
 
-    private mutating func endLine() {
-        defer { line.removeAll(keepingCapacity: true) }
-        var bytes = line[...]
-        if isFirstLine {
-            isFirstLine = false
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        }
-        if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        guard !bytes.isEmpty else { return }
+    /// The splitter is moved out while it calls back into `self` (a mutating call on a
+    /// stored property cannot also mutate `self`); swapping moves it without copying.
+    private mutating func withSplitter(_ body: (inout LineSplitter, inout RowCollector) -> Void) {
+        var splitter = LineSplitter()
+        swap(&splitter, &lines)
+        body(&splitter, &self)
+        swap(&splitter, &lines)
+    }
+
+    /// Returns false once the row limit is reached.
+    private mutating func endLine(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return true }
         // Up to `maxRows` are kept, so exactly `maxRows` is not a cut; one more line proves
         // there is more.
-        guard rows.count < maxRows else { cut = .rows(maxRows); return }
-        rows.append(String(decoding: bytes, as: UTF8.self))
+        guard rows.count < maxRows else { cut = .rows(maxRows); return false }
+        rows.append(TextLines.display(bytes))
+        return true
     }
 
     private static func formatBytes(_ n: Int) -> String {

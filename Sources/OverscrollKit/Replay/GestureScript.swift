@@ -40,19 +40,37 @@ public struct GestureScript: Sendable, Equatable {
 
     /// Parses the whole script, or throws the first error with its line and column.
     public init(parsing text: String) throws(ParseError) {
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    /// Parses a script file's bytes. Lines are `LineSplitter`'s (LF, CRLF or lone CR; a
+    /// BOM dropped). A script is text: a NUL byte or bytes that are not UTF-8 are an error
+    /// at their line and column (a binary file fails on its first line with one).
+    public init(parsing bytes: [UInt8]) throws(ParseError) {
         var lines: [Line] = []
-        var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            var line = rawLine
+        for raw in TextLines.lines(of: bytes) {
+            let number = raw.number
+            if let nul = raw.bytes.firstIndex(of: 0) {
+                throw ParseError(line: number, column: String(decoding: raw.bytes[..<nul], as: UTF8.self).count + 1,
+                                 message: "a NUL byte; a gesture script is a plain text file (is this the right file?)")
+            }
+            guard let text = String(validating: raw.bytes, as: UTF8.self) else {
+                let decoded = String(decoding: raw.bytes, as: UTF8.self)
+                let column = decoded.firstIndex(of: "\u{FFFD}").map { decoded[..<$0].count + 1 } ?? 1
+                throw ParseError(line: number, column: column,
+                                 message: "bytes that are not UTF-8 text; a gesture script is a plain text file (is this the right file?)")
+            }
+            var line = Substring(text)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-            if line.last == "\r" { line = line.dropLast() }
             let tokens = Self.tokens(line)
             guard !tokens.isEmpty else { continue }
             lines.append(Line(number: number, command: try Self.command(tokens, line: number)))
         }
         self.lines = lines
     }
+
+    /// A token as messages echo it: cut to 80 characters.
+    private static func shown(_ text: Substring) -> String { TextLines.cut(text) }
 
     struct Token { var text: Substring; var column: Int }
 
@@ -87,13 +105,13 @@ public struct GestureScript: Sendable, Equatable {
         switch head.text {
         case "wait":
             guard let d = rest.first else { throw ParseError(line: line, column: head.column + 4, message: "'wait' needs a duration, like 250ms or 1.5s") }
-            guard let seconds = DurationFormat.parse(d.text) else { throw fail(d, "'\(d.text)' is not a duration; write it like 250ms or 1.5s") }
-            guard seconds <= maxCommandDuration else { throw fail(d, "'\(d.text)' is too long; a command lasts at most 1 hour") }
+            guard let seconds = DurationFormat.parse(d.text) else { throw fail(d, "'\(shown(d.text))' is not a duration; write it like 250ms or 1.5s") }
+            guard seconds <= maxCommandDuration else { throw fail(d, "'\(shown(d.text))' is too long; a command lasts at most 1 hour") }
             try expectEnd(rest.dropFirst(), line: line)
             return .wait(seconds)
         case "wheel":
             guard let d = rest.first else { throw ParseError(line: line, column: head.column + 5, message: "'wheel' needs a distance in points, like 120 or -40") }
-            guard let dy = Double(d.text), dy.isFinite else { throw fail(d, "'\(d.text)' is not a number of points") }
+            guard let dy = Double(d.text), dy.isFinite else { throw fail(d, "'\(shown(d.text))' is not a number of points") }
             try expectEnd(rest.dropFirst(), line: line)
             return .wheel(dy)
         case "down", "move", "up":
@@ -101,7 +119,7 @@ public struct GestureScript: Sendable, Equatable {
             verb = head
         case "finger":
             guard let n = rest.first else { throw ParseError(line: line, column: head.column + 6, message: "'finger' needs a finger number, like 'finger 2 down 100 200'") }
-            guard let id = Int(n.text), id >= 1, id <= 10 else { throw fail(n, "'\(n.text)' is not a finger number from 1 to 10") }
+            guard let id = Int(n.text), id >= 1, id <= 10 else { throw fail(n, "'\(shown(n.text))' is not a finger number from 1 to 10") }
             rest = rest.dropFirst()
             guard let v = rest.first else { throw ParseError(line: line, column: n.column + n.text.count, message: "'finger \(id)' needs down, move or up") }
             pointer = .finger(id)
@@ -111,7 +129,7 @@ public struct GestureScript: Sendable, Equatable {
             pointer = .mouse
             verb = v
         default:
-            throw fail(head, "unknown command '\(head.text)'; expected wait, down, move, up, finger, mouse or wheel")
+            throw fail(head, "unknown command '\(shown(head.text))'; expected wait, down, move, up, finger, mouse or wheel")
         }
         if verb.text != head.text { rest = rest.dropFirst() }
         switch verb.text {
@@ -123,8 +141,8 @@ public struct GestureScript: Sendable, Equatable {
             let (x, y) = try point(&rest, after: verb, line: line)
             var duration = 0.0
             if let d = rest.first {
-                guard let seconds = DurationFormat.parse(d.text) else { throw fail(d, "'\(d.text)' is not a duration; write it like 250ms or 1.5s") }
-                guard seconds <= maxCommandDuration else { throw fail(d, "'\(d.text)' is too long; a command lasts at most 1 hour") }
+                guard let seconds = DurationFormat.parse(d.text) else { throw fail(d, "'\(shown(d.text))' is not a duration; write it like 250ms or 1.5s") }
+                guard seconds <= maxCommandDuration else { throw fail(d, "'\(shown(d.text))' is too long; a command lasts at most 1 hour") }
                 duration = seconds
                 rest = rest.dropFirst()
             }
@@ -134,7 +152,7 @@ public struct GestureScript: Sendable, Equatable {
             try expectEnd(rest, line: line)
             return .up(pointer)
         default:
-            throw fail(verb, "unknown action '\(verb.text)'; expected down, move or up")
+            throw fail(verb, "unknown action '\(shown(verb.text))'; expected down, move or up")
         }
     }
 
@@ -143,10 +161,10 @@ public struct GestureScript: Sendable, Equatable {
         var lastEnd = verb.column + verb.text.count
         for name in ["X", "Y"] {
             guard let token = rest.first else {
-                throw ParseError(line: line, column: lastEnd, message: "'\(verb.text)' needs \(name) coordinate (points)")
+                throw ParseError(line: line, column: lastEnd, message: "'\(shown(verb.text))' needs \(name) coordinate (points)")
             }
             guard let value = Double(token.text), value.isFinite else {
-                throw ParseError(line: line, column: token.column, message: "'\(token.text)' is not a number for \(name)")
+                throw ParseError(line: line, column: token.column, message: "'\(shown(token.text))' is not a number for \(name)")
             }
             values.append(value)
             lastEnd = token.column + token.text.count
@@ -157,7 +175,7 @@ public struct GestureScript: Sendable, Equatable {
 
     private static func expectEnd(_ rest: ArraySlice<Token>, line: Int) throws(ParseError) {
         if let extra = rest.first {
-            throw ParseError(line: line, column: extra.column, message: "unexpected '\(extra.text)' at the end of the command")
+            throw ParseError(line: line, column: extra.column, message: "unexpected '\(shown(extra.text))' at the end of the command")
         }
     }
 
