@@ -37,8 +37,14 @@ struct AtomicFile {
     mutating func commit() throws(ReportWriterError) {
         try drain()
         FileDescriptorIO.sync(fd)
-        close(fd)
+        // Some filesystems (NFS, quotas) report a failed write only at close.
+        let closed = close(fd)
+        let closeError = errno
         fd = -1
+        guard closed == 0 else {
+            unlink(temporaryPath)
+            throw ReportWriterError("cannot write \(temporaryPath): \(FileErrors.posix(closeError))")
+        }
         guard rename(temporaryPath, path) == 0 else {
             let reason = FileErrors.posix(errno)
             unlink(temporaryPath)

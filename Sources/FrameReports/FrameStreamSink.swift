@@ -27,6 +27,8 @@ final class FrameStreamSink: Sendable {
         var ticks = 0
         var error: String?
         var closed = false
+        /// Bytes in the file that end on a whole row: a failed write is cut back to here.
+        var written = 0
     }
 
     let path: String
@@ -54,7 +56,7 @@ final class FrameStreamSink: Sendable {
         var a: [UInt8] = []; a.reserveCapacity(initialCapacity)
         var b: [UInt8] = []; b.reserveCapacity(initialCapacity)
         pending = Mutex(Pending(bytes: a))
-        output = Mutex(Output(fd: fd, spare: b))
+        output = Mutex(Output(fd: fd, spare: b, written: header.utf8.count))
         syncEveryTicks = max(1, Int((1 / max(interval, 0.001)).rounded(.down)))
         timer = DispatchSource.makeTimerSource(queue: queue)
         let period = DispatchTimeInterval.microseconds(Int(max(interval, 0.001) * 1e6))
@@ -88,10 +90,16 @@ final class FrameStreamSink: Sendable {
             pending.withLock { p in swap(&p.bytes, &out.spare) }
             if !out.spare.isEmpty {
                 if let code = FileDescriptorIO.writeAll(out.fd, out.spare) {
-                    // Keep going (the disk may come back) but remember why rows were lost.
+                    // A partial write would leave half a row: cut the file back to the last
+                    // whole one, so the next write (the disk may come back) starts a row.
+                    _ = ftruncate(out.fd, off_t(out.written))
+                    _ = lseek(out.fd, off_t(out.written), SEEK_SET)
+                    // Keep going but remember why rows were lost.
                     let lost = out.spare.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
                     pending.withLock { $0.droppedRows += lost }
                     if out.error == nil { out.error = "cannot write \(path): \(FileErrors.posix(code))" }
+                } else {
+                    out.written += out.spare.count
                 }
                 out.spare.removeAll(keepingCapacity: true)
             }

@@ -29,6 +29,7 @@ public final class LiveApp {
 
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping (String) -> Void) throws(LaunchError) {
+        try FontCheck.verify(settings.fontPath)
         let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live")
         let display: Display
         do { display = try Display(displayOptions) } catch {

@@ -36,6 +36,10 @@ public final class ReplayRunner {
     public struct Summary {
         public var frames: Int
         public var virtualSeconds: Double
+        /// The trace could not be written (the run stopped there); one line naming it.
+        public var traceError: String?
+        /// The SIGINT or SIGTERM that stopped the replay early.
+        public var stoppedBy: Int32?
     }
 
     private let session: Session
@@ -43,6 +47,7 @@ public final class ReplayRunner {
     private let trace: OutputFile?
 
     public init(settings: AppSettings, options: Options, warn: @escaping (String) -> Void) throws(LaunchError) {
+        try FontCheck.verify(settings.fontPath)
         // Open outputs first: a bad path fails before anything runs.
         do { trace = try options.tracePath.map { path throws(SDLError) in try OutputFile(path: path) } } catch {
             throw .output(error.description)
@@ -58,11 +63,18 @@ public final class ReplayRunner {
             display.requireVisibleDisplay = true
         }
         self.options = options
-        let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion,
+        let report: ReportWriter?
+        do {
+            report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion,
                                             mode: "replay", fps: options.fps, script: options.scriptName)
+        } catch {
+            trace?.discard()
+            throw error
+        }
         let shown: Display
         do { shown = try Display(display) } catch {
             report?.discard()
+            trace?.discard()
             throw .display(error)
         }
         let period = 1 / Double(options.fps)
@@ -73,6 +85,7 @@ public final class ReplayRunner {
                                   report: report, warn: warn)
         } catch {
             report?.discard()
+            trace?.discard()
             throw .display(error)
         }
     }
@@ -89,6 +102,7 @@ public final class ReplayRunner {
         var finished = false
         let period = 1 / Double(options.fps)
         let shownFrom = MonotonicClock.now()
+        SignalHandling.installReplayStop()
         /// Where real and virtual time were when the virtual clock began following real time.
         var following: (real: Double, virtual: Double)?
         while !finished {
@@ -120,6 +134,7 @@ public final class ReplayRunner {
                 trace.write(row.bytes)
             }
             finished = driver.endFrame(model: session.model) || quit
+                || trace?.error != nil || SignalHandling.replayStopRequested != nil
             if options.checkpointInterval > 0, frame % options.checkpointInterval == 0 { options.checkpoint?(frame) }
             // In a window a person is watching: show it at the speed it happens (the
             // trace is the same, the virtual clock still steps exactly 1/fps).
@@ -147,8 +162,9 @@ public final class ReplayRunner {
                 following = nil
             }
         }
-        trace?.flush()
-        let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps))
+        let traceError = trace?.commit()
+        let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps),
+                              traceError: traceError, stoppedBy: SignalHandling.replayStopRequested)
         do { try session.finish() } catch { return (summary, error.description) }
         return (summary, nil)
     }

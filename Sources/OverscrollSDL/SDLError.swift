@@ -17,11 +17,13 @@ public struct SDLError: Error, CustomStringConvertible {
 public enum LaunchError: Error, CustomStringConvertible {
     case display(SDLError)
     case output(String)
+    /// An input that is not what it should be (a font that is not a font).
+    case input(String)
 
     public var description: String {
         switch self {
         case .display(let error): error.description
-        case .output(let message): message
+        case .output(let message), .input(let message): message
         }
     }
 }

@@ -12,6 +12,8 @@ enum ExitStatus: Int32, CaseIterable {
     case cannotCreate = 73
     case writeFailed = 74
     case badConfig = 78
+    case stoppedBySIGINT = 130
+    case stoppedBySIGTERM = 143
 
     /// One line each, short enough for `--help` to print unwrapped.
     var meaning: String {
@@ -19,12 +21,14 @@ enum ExitStatus: Int32, CaseIterable {
         case .success: "success"
         case .regression: "`report BASE NEW` found a gated metric regressed"
         case .usage: "a bad option or value (printed with the usage)"
-        case .badInput: "a malformed script (FILE:LINE:COLUMN) or report"
-        case .cannotRead: "a file cannot be read: script, font, content, config, report"
-        case .noDisplay: "no display, or SDL cannot open one (window, kiosk, `replay --window`)"
-        case .cannotCreate: "an output (trace, report) cannot be created; checked first"
-        case .writeFailed: "writing the report at the end failed"
+        case .badInput: "a malformed script (FILE:LINE:COLUMN; binary too) or report"
+        case .cannotRead: "a file cannot be read, or is not of its kind (a font that is not one)"
+        case .noDisplay: "no display, SDL cannot open one, or `--size` is more than it can hold"
+        case .cannotCreate: "the trace or report cannot be created (checked first), or the trace fails"
+        case .writeFailed: "the report fails at the end, or `report` cannot write its output"
         case .badConfig: "a bad config file (FILE:LINE), or a window-only key in replay's"
+        case .stoppedBySIGINT: "a replay stopped by SIGINT (its trace and report kept)"
+        case .stoppedBySIGTERM: "a replay stopped by SIGTERM (its trace and report kept)"
         }
     }
 
@@ -41,6 +45,7 @@ enum ExitStatus: Int32, CaseIterable {
         switch error {
         case .display: .noDisplay
         case .output: .cannotCreate
+        case .input: .cannotRead
         }
     }
 }

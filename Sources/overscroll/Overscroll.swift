@@ -64,6 +64,12 @@ struct Overscroll: ParsableCommand {
             fail(failure)
         }
     }
+
+    static func main() {
+        // Before anything else: SIGPIPE/SIGUSR1 ignored, SIGABRT/SIGQUIT end at once.
+        SignalHandling.installProcessDefaults()
+        main(nil)
+    }
 }
 
 enum Version {

@@ -69,7 +69,14 @@ struct Replay: ParsableCommand {
                 throw Failure(error.description, code: ExitStatus.of(error).rawValue)
             }
             let result = runner.run()
+            if let traceError = result.summary.traceError {
+                throw Failure("\(traceError); the replay stopped there", code: ExitStatus.cannotCreate.rawValue)
+            }
             if let reportError = result.reportError { throw Failure(reportError, code: ExitStatus.writeFailed.rawValue) }
+            if let signal = result.summary.stoppedBy {
+                let status: ExitStatus = signal == SIGINT ? .stoppedBySIGINT : .stoppedBySIGTERM
+                throw Failure("replay stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM") after \(result.summary.frames) frames; the trace and report hold those frames", code: status.rawValue)
+            }
         } catch let failure as Failure {
             fail(failure)
         }

@@ -11,7 +11,7 @@ struct Report: ParsableCommand {
         discussion: """
         With one directory, prints its summary.json as tables. With two, compares NEW against BASE metric by metric; a regression is p50/p95/p99 of interval, cpu or latency, the janky share, or the 1% low fps getting worse by more than --tolerance percent.
 
-        Exit status: 0 no regression; 1 a regression; 65 a report that is corrupt or from an incompatible version; 66 a directory that is missing or not a report; 64 bad options.
+        Exit status: 0 no regression; 1 a regression; 74 standard output cannot be written; 65 a report that is corrupt or from an incompatible version; 66 a directory that is missing or not a report; 64 bad options.
         """
     )
 
@@ -39,13 +39,17 @@ struct Report: ParsableCommand {
     func run() throws {
         let baseSummary = load(base)
         guard let new else {
-            print(ReportText.summary(baseSummary, directory: base), terminator: "")
+            output(ReportText.summary(baseSummary, directory: base))
             return
         }
         let newSummary = load(new)
         let comparison = ReportComparison(base: baseSummary, new: newSummary, tolerancePercent: tolerance)
-        print(ReportText.comparison(comparison, base: base, new: new), terminator: "")
+        output(ReportText.comparison(comparison, base: base, new: new))
         if comparison.hasRegressions { throw ExitCode(1) }
+    }
+
+    private func output(_ text: String) {
+        do { try StandardOutput.write(text) } catch { fail(error) }
     }
 
     private func load(_ directory: String) -> ReportSummary {
