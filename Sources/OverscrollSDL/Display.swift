@@ -91,6 +91,10 @@ public final class Display {
             (x, y, width, height) = (bounds.x, bounds.y, bounds.w, bounds.h)
             flags |= SDL_WINDOW_BORDERLESS.rawValue
         }
+        do { try RenderLimits.checkMemory(width: Int(width), height: Int(height)) } catch {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            throw error
+        }
         guard let window = SDL_CreateWindow(options.title, x, y, width, height, flags) else {
             let error = SDLError("cannot open a window")
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
@@ -100,6 +104,14 @@ public final class Display {
         let wanted = options.vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
         guard let renderer = SDL_CreateRenderer(window, -1, wanted) ?? SDL_CreateRenderer(window, -1, 0) else {
             let error = SDLError("cannot create a renderer")
+            SDL_DestroyWindow(window)
+            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            throw error
+        }
+        var outputW: Int32 = 0, outputH: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
+        do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
+            SDL_DestroyRenderer(renderer)
             SDL_DestroyWindow(window)
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
