@@ -51,6 +51,10 @@ public final class ReportWriter {
             if let existing = Self.runFiles.first(where: { fm.fileExists(atPath: Self.path(directory, $0)) }) {
                 throw ReportWriterError("\(directory) already holds a report (\(existing)); pass an empty or new directory")
             }
+            // New or empty, as documented: a run's files never mix with anything else.
+            if let other = (try? fm.contentsOfDirectory(atPath: directory))?.sorted().first {
+                throw ReportWriterError("\(directory) is not empty (it holds '\(other)'); pass an empty or new directory")
+            }
         } else {
             if let code = FileDescriptorIO.makeDirectories(directory) {
                 throw ReportWriterError("cannot create the report directory \(directory): \(FileErrors.posix(code))")

@@ -25,11 +25,14 @@ enum CLI {
         return packageRoot + "/.build/debug/overscroll"
     }()
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+    /// Runs the app (or `through` another program, e.g. /bin/sh with `arguments` as its
+    /// own) in `directory` (the package root by default).
+    static func run(_ arguments: [String], environment: [String: String] = [:], through program: String? = nil,
+                    in directory: String? = nil) throws -> CLIResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        process.executableURL = URL(fileURLWithPath: program ?? executable)
+        process.arguments = program == nil ? arguments : Array(arguments.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? packageRoot)
         var env = ProcessInfo.processInfo.environment
         env["SDL_AUDIODRIVER"] = "dummy"
         for (k, v) in environment { env[k] = v }
