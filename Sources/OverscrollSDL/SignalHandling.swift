@@ -21,6 +21,13 @@ public enum SignalHandling {
     /// Process-wide dispositions; call once, first thing in `main`. Children started later
     /// get the defaults back (the refresh supervisor resets every signal).
     public static func installProcessDefaults() {
+        // A launcher (a test runner's worker thread, some supervisors) may hand us a mask
+        // with these blocked; a blocked SIGABRT would wait for ever. Threads started later
+        // inherit this thread's mask.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for sig in [SIGABRT, SIGQUIT, SIGINT, SIGTERM] { sigaddset(&handled, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         signal(SIGPIPE, SIG_IGN)
         signal(SIGUSR1, SIG_IGN)
         // Swift's runtime installs a backtracer for SIGABRT and SIGQUIT that prints ~70
