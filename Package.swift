@@ -59,6 +59,7 @@ let package = Package(
             name: "overscroll-bench",
             dependencies: [
                 "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "CSDL",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
