@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// overscroll-bench as CI runs it: from any directory, a short fuzz run.
+@Suite struct BenchCommandTests {
+    static let bench = (CLI.executable as NSString).deletingLastPathComponent + "/overscroll-bench"
+
+    private func runBench(_ arguments: [String]) throws -> CLIResult {
+        let elsewhere = CLI.temporaryPath("cwd")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        return try CLI.run([Self.bench] + arguments, through: Self.bench, in: elsewhere)
+    }
+
+    @Test func aShortFuzzRunPasses() throws {
+        let r = try runBench(["fuzz", "--seed", "20261123", "--count", "60"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("fuzz: 60 scripts (seeds 20261123…20261182)") && r.stdout.contains(" 0 failures"))
+    }
+
+    @Test func theSameSeedGivesTheSameScript() throws {
+        let a = try runBench(["fuzz", "--seed", "42", "--count", "1", "--verbose"])
+        let b = try runBench(["fuzz", "--seed", "42", "--count", "1", "--verbose"])
+        #expect(a.status == 0 && a.stdout.count > 40)
+        #expect(a.stdout.split(separator: "\n").dropLast() == b.stdout.split(separator: "\n").dropLast())
+    }
+
+    @Test func itFindsItsAssetsFromAnyDirectory() throws {
+        let r = try runBench(["frames", "--runs", "1", "--size", "120x200"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("benchmark.txt at 120x200"))
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        let r = try runBench(["fuzz", "--count", "0"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--count"))
+    }
+}
