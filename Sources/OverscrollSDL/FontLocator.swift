@@ -17,7 +17,8 @@ public enum FontLocator {
     public static func locate(explicit: String?) throws(Missing) -> String {
         if let explicit {
             guard FileManager.default.isReadableFile(atPath: explicit) else {
-                throw Missing(description: "font '\(explicit)' cannot be read; pass --font with the path of a readable .ttf file")
+                let shown = explicit.count > 80 ? String(explicit.prefix(79)) + "…" : explicit
+                throw Missing(description: "font '\(shown)' cannot be read; pass --font with the path of a readable .ttf file")
             }
             return explicit
         }

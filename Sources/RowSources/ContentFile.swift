@@ -56,10 +56,10 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .unreadable(let code):
-            "content file '\(path)' cannot be read: \(String(cString: strerror(code))); "
+            "content file '\(TextLines.cut(path))' cannot be read: \(String(cString: strerror(code))); "
                 + "pass --content with a readable UTF-8 text file"
         case .empty:
-            "content file '\(path)' has no rows; pass --content with a UTF-8 text file "
+            "content file '\(TextLines.cut(path))' has no rows; pass --content with a UTF-8 text file "
                 + "that has at least one non-empty line"
         }
     }

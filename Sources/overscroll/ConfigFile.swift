@@ -17,19 +17,19 @@ struct ConfigFile {
         let text = try Self.readText(path)
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw Failure("\(path):\(error.source.begin.line): \(error.description)", code: 78)
+            throw Failure("\(TextLines.cut(path)):\(error.source.begin.line): \(error.description)", code: 78)
         } catch {
-            throw Failure("\(path): not valid TOML (\(error))", code: 78)
+            throw Failure("\(TextLines.cut(path)): not valid TOML (\(error))", code: 78)
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (key, raw) in table {
             let line = Self.line(of: key, in: lines)
             guard let setting = Setting(rawValue: key) else {
                 let allowed = Setting.allCases.map(\.key).sorted().joined(separator: ", ")
-                throw Failure("\(path):\(line): unknown key '\(key)'; allowed keys: \(allowed)", code: 78)
+                throw Failure("\(TextLines.cut(path)):\(line): unknown key '\(key)'; allowed keys: \(allowed)", code: 78)
             }
             guard case .success(let value) = setting.spec.kind.parse(toml: raw) else {
-                throw Failure("\(path):\(line): '\(key)' must be \(setting.spec.kind.allowed)", code: 78)
+                throw Failure("\(TextLines.cut(path)):\(line): '\(key)' must be \(setting.spec.kind.allowed)", code: 78)
             }
             values[setting] = value
             self.lines[setting] = line
@@ -40,7 +40,7 @@ struct ConfigFile {
     /// silently ignored (exit 78).
     func refuseWindowOnlySettings() throws(Failure) {
         for setting in Setting.allCases where setting.isWindowOnly && values[setting] != nil {
-            throw Failure("replay has no display; remove '\(setting.key)' from \(path):\(lines[setting] ?? 1)", code: 78)
+            throw Failure("replay has no display; remove '\(setting.key)' from \(TextLines.cut(path)):\(lines[setting] ?? 1)", code: 78)
         }
     }
 
