@@ -35,13 +35,6 @@ struct LineReaderTests {
         #expect(TextLines.display([0x61, 0x00, 0x62]) == "a\u{FFFD}b")
     }
 
-    @Test func contentRowsAreTheSameForEveryLineEnding() throws {
-        for ending in ["\n", "\r\n", "\r"] {
-            let path = try writeTemporaryFile(Array("first\(ending)second\(ending)\(ending)third".utf8))
-            #expect(try ContentFile.rows(fromFile: path) == ["first", "second", "third"], "ending \(Array(ending.utf8))")
-        }
-    }
-
     @Test func scriptsParseTheSameWithEveryLineEndingAndKeepTheirLineNumbers() throws {
         let lf = try GestureScript(parsing: "down 10 20\nwait 1s\n\nmove 10 200 100ms\nup\n")
         for ending in ["\r\n", "\r"] {
