@@ -175,4 +175,38 @@ final class DatagramReceiver {
         #expect(final - after > 20, "after \(after), final \(final)")
         #expect(stall + 30 < rows.count)
     }
+
+    /// Pull to refresh with a command that takes 1 s and a 2 s timeout, then stop the app
+    /// for 4 s: the command finished long ago with its rows, and waking must take them,
+    /// not report a timeout.
+    @Test func aRefreshThatFinishedWhileStoppedKeepsItsRows() throws {
+        let server = try #require(try XServer())
+        let dir = CLI.temporaryPath("stopped-refresh")
+        let app = try LiveApp(["--no-sound", "--no-flash", "--report", dir, "--refresh-timeout", "2s",
+                               "--refresh-command", "sh -c 'sleep 1; echo fresh one; echo fresh two'"], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        Thread.sleep(forTimeInterval: 0.5)
+        // A slow pull far past the threshold, then let go: the refresh starts.
+        var pull = ["mousemove", "--window", window, "240", "120", "mousedown", "1"]
+        for y in stride(from: 140, through: 560, by: 20) {
+            pull += ["sleep", "0.016", "mousemove", "--window", window, "240", "\(y)"]
+        }
+        try server.tool("xdotool", pull + ["sleep", "0.2", "mouseup", "1"])
+        Thread.sleep(forTimeInterval: 0.3)
+        app.signal(SIGSTOP)
+        Thread.sleep(forTimeInterval: 4)
+        app.signal(SIGCONT)
+        Thread.sleep(forTimeInterval: 2)
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 3) == 0)
+        let text = try String(contentsOfFile: "\(dir)/frames.csv", encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        let header = lines[0].split(separator: ",").map(String.init)
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let events = header.firstIndex(of: "events")!, count = header.firstIndex(of: "rows")!
+        #expect(rows.contains { $0[events].contains("refresh-start") }, "the pull did not start a refresh")
+        #expect(rows.contains { $0[events].contains("refresh-end") }, "the finished command's rows were not taken")
+        #expect(!rows.contains { $0[events].contains("refresh-error") }, "a finished refresh was reported as failed")
+        #expect(rows.last?[count] == "2")
+    }
 }

@@ -44,7 +44,10 @@ import Testing
         let start = try #require(t.rows.firstIndex { $0["events"] == "refresh-start" })
         let error = try #require(t.rows.firstIndex { $0["events"] == "refresh-error" })
         let waited = t.double(error, "t_ms") - t.double(start, "t_ms")
-        #expect(abs(waited - 1000) < 50)
+        // Not at once (the virtual clock follows real time while real work runs) and not
+        // much later; the frame that reports it may land a few skipped frames past the
+        // deadline on a loaded machine, so the upper bound is generous.
+        #expect(waited >= 1000 - 1000.0 / 60 && waited < 2000, "waited \(waited) ms")
     }
 
     @Test func contentFileRowsAreShown() throws {
