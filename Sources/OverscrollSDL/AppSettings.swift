@@ -20,6 +20,13 @@ public struct AppSettings: Sendable {
     public var rotation = ScreenRotation.none
     /// Accept mouse input (a kiosk may take touch only).
     public var acceptMouse = true
+    /// Accept keys (a kiosk does not unless asked).
+    public var acceptKeys = true
+    /// Show the status line under the refresh arc.
+    public var statusText = true
+    /// What time of day model time 0 is: the fixed `WallClock.replay` unless the live
+    /// program sets the real one.
+    public var wallClock = WallClock.replay
 
     public init(rows: [String], fontPath: String) {
         self.rows = rows
@@ -32,6 +39,9 @@ public struct AppSettings: Sendable {
         c.refreshTimeout = refreshTimeout
         c.refreshMerge = refreshMerge
         c.acceptsMouse = acceptMouse
+        c.acceptsKeys = acceptKeys
+        c.showsStatusText = statusText
+        c.wallClock = wallClock
         return OverscrollModel(configuration: c, rows: rows)
     }
 }

@@ -31,7 +31,7 @@ public struct InputTranslator {
             switch event.key.keysym.sym {
             case Int32(SDLK_ESCAPE.rawValue): return .quit
             case Int32(SDLK_F2.rawValue): return event.key.repeat == 0 ? .toggleHUD : .ignored
-            default: return .ignored
+            default: return Self.key(event.key)
             }
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
@@ -72,6 +72,30 @@ public struct InputTranslator {
         default:
             return .ignored
         }
+    }
+
+    /// A key the list uses, with its modifiers. Held arrows and pages repeat (holding Down
+    /// keeps scrolling); a held F5 or Ctrl+R starts one refresh, not one per repeat.
+    static func key(_ key: SDL_KeyboardEvent) -> Output {
+        let found: Key
+        switch SDL_KeyCode(UInt32(bitPattern: key.keysym.sym)) {
+        case SDLK_UP: found = .up
+        case SDLK_DOWN: found = .down
+        case SDLK_PAGEUP: found = .pageUp
+        case SDLK_PAGEDOWN: found = .pageDown
+        case SDLK_SPACE: found = .space
+        case SDLK_HOME: found = .home
+        case SDLK_END: found = .end
+        case SDLK_F5: found = .f5
+        case SDLK_r: found = .r
+        default: return .ignored
+        }
+        if key.repeat != 0 && (found == .f5 || found == .r) { return .ignored }
+        var modifiers: KeyModifiers = []
+        let mod = UInt32(key.keysym.mod)
+        if mod & UInt32(KMOD_SHIFT.rawValue) != 0 { modifiers.insert(.shift) }
+        if mod & UInt32(KMOD_CTRL.rawValue) != 0 { modifiers.insert(.ctrl) }
+        return .input(.key(found, modifiers))
     }
 
     /// Finger ids are unique per touch device only while down; fold the device in.

@@ -43,6 +43,9 @@ public final class LiveApp {
             event.type = SDL_USEREVENT.rawValue
             SDL_PushEvent(&event)
         })
+        // "Updated HH:MM" tells the real time of day.
+        var settings = settings
+        settings.wallClock = clock.wallClock()
         do {
             session = try Session(display: display, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
                                   report: report, warn: warn)
@@ -52,6 +55,7 @@ public final class LiveApp {
         }
         self.options = options
         notifier = SystemdNotifier(environment: options.environment)
+        warn(Self.startLine(display))
         inputs.reserveCapacity(256)
     }
 
@@ -107,6 +111,15 @@ public final class LiveApp {
         notifier.stopping()
         do { try session.finish() } catch { return error.description }
         return nil
+    }
+
+    /// The one line at start: what the operator needs to tell one deployment from another.
+    static func startLine(_ display: Display) -> String {
+        let points = display.sizeInPoints, pixels = display.sizeInPixels
+        let hz = (10 / display.refreshPeriod).rounded() / 10
+        return "started: video \(display.videoDriver), renderer \(display.renderDriver), "
+            + "window \(Int(points.width))x\(Int(points.height)) pt (\(pixels.width)x\(pixels.height) px), "
+            + "refresh \(hz) Hz"
     }
 
     /// Sleep until the next frame is due unless vsync already blocked in present. Never spins.

@@ -1,4 +1,8 @@
 import CSDL
+import OverscrollKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Model time for the live program: seconds on SDL's performance counter, in the same
 /// epoch as SDL's millisecond event timestamps, so each event is placed at its own time
@@ -30,6 +34,19 @@ struct LiveClock {
         previousFrameTime = frameTime
         frameTime = real - skipped
         return frameTime
+    }
+
+    /// The wall clock as the model sees it: what time of day model time 0 was, read once
+    /// now, in the local time zone. A stall cut out of model time later (a suspend)
+    /// makes "Updated HH:MM" early by that stall.
+    func wallClock() -> WallClock {
+        var real = timespec()
+        clock_gettime(CLOCK_REALTIME, &real)
+        var seconds = real.tv_sec
+        var local = tm()
+        localtime_r(&seconds, &local)
+        let wall = Double(real.tv_sec) + Double(real.tv_nsec) / 1e9
+        return WallClock(start: wall - now(), utcOffset: Double(local.tm_gmtoff))
     }
 
     /// After sleeping on input while nothing moved, the gap is not a stall.

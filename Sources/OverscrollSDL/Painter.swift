@@ -37,13 +37,15 @@ public final class Painter {
         // the bottom); rows paint the rest, so nothing is filled twice.
         let bottom = max(0, scene.contentBottom * s)
         if bottom < height { fill(x: 0, y: bottom, w: width, h: height - bottom, Palette.background) }
+        // Behind the rows: the list uncovers it as the gap opens.
+        if let status = scene.status { drawStatus(status, width: width) }
 
         let rowHeight = scene.rowHeight * s
         let inset = scene.textInset * s
         text.fit(width: Int(width - 2 * inset))
         for row in scene.rows {
             let y = row.y * s
-            fill(x: 0, y: y, w: width, h: rowHeight, row.index % 2 == 0 ? Palette.rowEven : Palette.rowOdd)
+            fill(x: 0, y: y, w: width, h: rowHeight, Self.rowColor(row))
             fill(x: 0, y: y + rowHeight - max(1, s.rounded(.down)), w: width, h: max(1, s.rounded(.down)), Palette.separator)
             if let label = text.row(row.id, text: row.text) {
                 let ty = y + (rowHeight - Double(label.height)) / 2
@@ -54,6 +56,7 @@ public final class Painter {
         }
 
         if let indicator = scene.indicator { drawIndicator(indicator, width: scene.width) }
+        if let bar = scene.scrollBar { drawScrollBar(bar) }
         if let banner = scene.banner { drawBanner(banner, width: width) }
         if scene.flash > 0 {
             fill(x: 0, y: 0, w: width, h: height, Palette.flash, alpha: scene.flash)
@@ -72,6 +75,27 @@ public final class Painter {
                    startTurns: indicator.arc.start, sweepTurns: indicator.arc.sweep,
                    color: Palette.accent, opacity: indicator.arc.opacity)
         mesh.draw(renderer)
+    }
+
+    static func rowColor(_ row: SceneRow) -> SDL_Color {
+        switch row.emphasis {
+        case .none: row.index % 2 == 0 ? Palette.rowEven : Palette.rowOdd
+        case .highlighted: Palette.rowHighlighted
+        case .selected: Palette.rowSelected
+        }
+    }
+
+    private func drawScrollBar(_ bar: ScrollBarScene) {
+        let s = scale
+        mesh.buildCapsule(x: bar.x * s, y: bar.y * s, width: bar.width * s, height: bar.height * s,
+                          color: Palette.scrollBar, opacity: bar.opacity)
+        mesh.draw(renderer)
+    }
+
+    private func drawStatus(_ status: StatusScene, width: Double) {
+        guard status.opacity > 0, let label = text.label(status.text) else { return }
+        let x = (width - Double(label.width)) / 2
+        blit(label, x: x, y: status.centerY * scale - Double(label.height) / 2, color: Palette.statusText, alpha: status.opacity)
     }
 
     private func drawBanner(_ banner: BannerScene, width: Double) {

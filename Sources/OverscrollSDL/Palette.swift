@@ -11,5 +11,12 @@ public enum Palette {
     public static let accent = SDL_Color(r: 0x4F, g: 0xC3, b: 0xF7, a: 0xFF)
     public static let indicatorDisc = SDL_Color(r: 0x2A, g: 0x2F, b: 0x38, a: 0xFF)
     public static let errorBanner = SDL_Color(r: 0xB3, g: 0x26, b: 0x1E, a: 0xFF)
+    /// A row under a press, and the row a tap selected.
+    public static let rowHighlighted = SDL_Color(r: 0x33, g: 0x3A, b: 0x45, a: 0xFF)
+    public static let rowSelected = SDL_Color(r: 0x1E, g: 0x3A, b: 0x4C, a: 0xFF)
+    /// The status line under the refresh arc, quieter than the rows' text.
+    public static let statusText = SDL_Color(r: 0x9A, g: 0xA0, b: 0xA6, a: 0xFF)
+    /// The scroll indicator, at full opacity (it is drawn translucent over the rows).
+    public static let scrollBar = SDL_Color(r: 0xC8, g: 0xCC, b: 0xD2, a: 0xB0)
     public static let flash = SDL_Color(r: 0xFF, g: 0xFF, b: 0xFF, a: 0xFF)
 }

@@ -23,11 +23,13 @@ final class Session {
     private var scene = Scene()
     var hudVisible = false
     private var tap = ThreeFingerTap()
+    /// The operator's log: one line per refresh outcome, nothing per frame.
+    private let log: (String) -> Void
     /// With a rotation the list is drawn into this texture, then turned onto the window.
     private var rotated: (texture: OpaquePointer, width: Int32, height: Int32)?
 
     init(display: Display, settings: AppSettings, inbox: RefreshInbox, refreshPeriod: Double,
-         report: ReportWriter?, warn: (String) -> Void) throws(SDLError) {
+         report: ReportWriter?, warn: @escaping (String) -> Void) throws(SDLError) {
         self.display = display
         self.report = report
         self.inbox = inbox
@@ -40,6 +42,7 @@ final class Session {
                                  pointSize: layout.fontSize, scale: display.pixelScale)
         painter = Painter(display: display, text: text, scale: display.pixelScale)
         sound = FeedbackSound(enabled: settings.sound, warn: warn)
+        log = warn
         model = settings.makeModel(width: size.width, height: size.height)
     }
 
@@ -68,6 +71,9 @@ final class Session {
         let inputDone = MonotonicClock.now()
         model.step(inputs, to: time)
         if model.events.contains(.feedback) { sound.play() }
+        if model.events.contains(.refreshEnd) || model.events.contains(.refreshError), let outcome = model.lastRefresh {
+            log(outcome.logLine)
+        }
         if let request = model.refreshRequest {
             settings.refreshSource.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
         }

@@ -70,7 +70,7 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
             let lines = rows.finish()
             return lines.isEmpty ? .failure("'\(name)' printed no rows") : .success(lines)
         case .exited(let status):
-            return .failure("'\(name)' failed with status \(status)" + detail(outcome.stderrHead))
+            return .failure("'\(name)' exited \(status)" + detail(outcome.stderrHead))
         case .signaled(let signal):
             let what = String(cString: strsignal(signal))
             return .failure("'\(name)' was killed by signal \(signal) (\(what))" + detail(outcome.stderrHead))

@@ -20,7 +20,9 @@ extension ResolvedSettings {
         s.refreshTimeout = number(.refreshTimeout) ?? 10
         s.refreshSource = DemoRefreshSource(duration: number(.refreshDuration) ?? 1.5)
         if let command = words(.refreshCommand) {
-            s.refreshSource = CommandRefreshSource(arguments: command, timeout: s.refreshTimeout)
+            // The model's watchdog is the one judge of a timeout (its banner and log line);
+            // the command is killed a moment later, so the two never race.
+            s.refreshSource = CommandRefreshSource(arguments: command, timeout: s.refreshTimeout + 0.5)
             s.refreshIsRealTime = true
             s.refreshMerge = .replace
         }
@@ -28,6 +30,8 @@ extension ResolvedSettings {
         s.sound = bool(.sound)
         s.rotation = number(.rotate).flatMap { ScreenRotation(rawValue: Int($0)) } ?? .none
         s.acceptMouse = !bool(.kiosk) || bool(.mouse)
+        s.acceptKeys = !bool(.kiosk) || bool(.keyboard)
+        s.statusText = text(.statusText) != "off"
         return s
     }
 }

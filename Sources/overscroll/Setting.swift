@@ -17,6 +17,8 @@ enum Setting: String, CaseIterable {
     case rotate
     case kiosk
     case mouse
+    case keyboard
+    case statusText = "status-text"
     case size
     case report
     case fullscreen
@@ -96,6 +98,14 @@ enum Setting: String, CaseIterable {
             Spec(kind: .bool, source: .shared(.on(\.mouse)),
                  meaning: "In a kiosk, accept the mouse (and wheel) as well as touch",
                  defaultValue: .bool(false), example: "true")
+        case .keyboard:
+            Spec(kind: .bool, source: .shared(.on(\.keyboard)),
+                 meaning: "In a kiosk, accept keys (arrows, pages, Home/End, F5) as the window does",
+                 defaultValue: .bool(false), example: "true")
+        case .statusText:
+            Spec(kind: .choice(["on", "off"]), source: .shared(.option(\.statusText)),
+                 meaning: "The status line under the refresh arc (\"Release to refresh\", \"Updated 12:04\")",
+                 defaultValue: .text("on"), valueName: "on|off", example: "off")
         case .size:
             Spec(kind: .size, source: .shared(.option(\.size)),
                  meaning: "Window size in points", defaultValue: .size(width: 480, height: 800),

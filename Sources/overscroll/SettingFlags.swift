@@ -19,6 +19,8 @@ struct SettingFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: Setting.rotate.help) var rotate: String?
     @Flag(help: Setting.kiosk.help) var kiosk = false
     @Flag(help: Setting.mouse.help) var mouse = false
+    @Flag(help: Setting.keyboard.help) var keyboard = false
+    @Option(help: Setting.statusText.help) var statusText: String?
     @Option(help: Setting.size.help) var size: String?
     @Option(help: Setting.report.help) var report: String?
 

@@ -48,13 +48,13 @@ struct CommandRefreshSourceTests {
     @Test func nonZeroExitNamesTheStatusAndTheFirstStderrLine() {
         // Blank lines skipped, tabs made spaces, outer whitespace trimmed, later lines dropped.
         let script = "echo out; printf ' \\t\\n\\n  \\too\\tps \\n' >&2; echo second >&2; exit 3"
-        #expect(run(["sh", "-c", script]) == .failure("'sh' failed with status 3: oo ps"))
+        #expect(run(["sh", "-c", script]) == .failure("'sh' exited 3: oo ps"))
     }
 
     @Test func onlyTheHeadOfStderrIsKept() {
         let result = run(["sh", "-c", "printf '%0500d' 0 >&2; exit 1"])
         guard case .failure(let message) = result else { Issue.record("\(result)"); return }
-        #expect(message == "'sh' failed with status 1: " + String(repeating: "0", count: 200))
+        #expect(message == "'sh' exited 1: " + String(repeating: "0", count: 200))
     }
 
     @Test func aFloodOnStderrDoesNotBlockTheCommand() {
@@ -77,7 +77,7 @@ struct CommandRefreshSourceTests {
     }
 
     @Test func nonZeroExitWithoutStderr() {
-        #expect(run(["false"]) == .failure("'false' failed with status 1"))
+        #expect(run(["false"]) == .failure("'false' exited 1"))
     }
 
     @Test func deathBySignalIsAFailure() throws {

@@ -12,6 +12,8 @@ public enum InputEvent: Sendable, Equatable {
     case wheel(dy: Double)
     /// The window's size in points.
     case resize(width: Double, height: Double)
+    /// A key went down (a repeat counts: holding Down keeps scrolling).
+    case key(Key, KeyModifiers)
     /// The refresh work started for `generation` (a `RefreshRequest`) ended. Results for a
     /// refresh that already ended (timed out, or a duplicate) change nothing.
     case refreshCompleted(generation: Int, result: RefreshResult)
@@ -21,8 +23,14 @@ public enum InputEvent: Sendable, Equatable {
         switch self {
         case .pointerDown(let id, _, _), .pointerMove(let id, _, _), .pointerUp(let id): id == .mouse
         case .wheel: true
-        case .pointerCancel, .resize, .refreshCompleted: false
+        case .pointerCancel, .resize, .key, .refreshCompleted: false
         }
+    }
+
+    /// Whether the event comes from the keyboard (a kiosk ignores it unless asked).
+    public var isKey: Bool {
+        if case .key = self { return true }
+        return false
     }
 }
 
@@ -45,4 +53,8 @@ public struct FrameEvents: OptionSet, Sendable {
     public static let refreshStart = FrameEvents(rawValue: 1 << 1)
     public static let refreshEnd = FrameEvents(rawValue: 1 << 2)
     public static let refreshError = FrameEvents(rawValue: 1 << 3)
+    /// A tap selected a row.
+    public static let tap = FrameEvents(rawValue: 1 << 4)
+    /// A key did something (scrolled, or started a refresh).
+    public static let key = FrameEvents(rawValue: 1 << 5)
 }

@@ -23,6 +23,16 @@ public struct OverscrollModel: Sendable {
         public var maxRows = 5000
         /// Take the mouse and its wheel as well as touch (a touch-only kiosk does not).
         public var acceptsMouse = true
+        /// Take keys (a kiosk does not unless asked: a stray keyboard must not scroll it).
+        public var acceptsKeys = true
+        /// Show the status line under the refresh arc ("Release to refresh").
+        public var showsStatusText = true
+        /// The words the list shows.
+        public var strings = ListStrings.english
+        /// What time of day model time 0 is, for "Updated HH:MM".
+        public var wallClock = WallClock.replay
+        /// Touch slop and press/tap timing.
+        public var press = PressRecognizer.Configuration()
 
         public init(viewportWidth: Double, viewportHeight: Double, threshold: Double? = nil) {
             self.viewportWidth = viewportWidth
@@ -65,6 +75,19 @@ public struct OverscrollModel: Sendable {
     public private(set) var spinnerOrigin: (arc: ArcShape, time: Double)?
     public let configuration: Configuration
     private var nextRowID: Int
+    /// The scroll indicator's fade.
+    public private(set) var scrollBar = ScrollBarFade()
+    /// Press and tap on rows.
+    public private(set) var press: PressRecognizer
+    /// The row a tap selected (index into `rows`), or -1.
+    public private(set) var selectedRow = -1
+    /// The status line's words and the rows' freshness.
+    public private(set) var status: RefreshStatus
+    /// How the last refresh ended (set on the frame it ends: `events` has
+    /// `.refreshEnd` or `.refreshError`), for the log.
+    public private(set) var lastRefresh: RefreshReport?
+    /// When the running refresh started, for its report.
+    private var refreshStartedAt = 0.0
 
     public init(configuration: Configuration, rows: [String]) {
         self.configuration = configuration
@@ -79,6 +102,8 @@ public struct OverscrollModel: Sendable {
             threshold: configuration.threshold
                 ?? RefreshController.Configuration.defaultThreshold(viewportHeight: configuration.viewportHeight),
             timeout: configuration.refreshTimeout))
+        self.press = PressRecognizer(configuration: configuration.press)
+        self.status = RefreshStatus(strings: configuration.strings, clock: configuration.wallClock)
     }
 
     public var now: Double { scroll.now }
@@ -86,12 +111,28 @@ public struct OverscrollModel: Sendable {
     /// Progress of the pull 0…1, as the trace reports it.
     public var progress: Double { refresh.progress(pull: scroll.pull) }
 
-    /// Whether nothing would change on screen if time moved on with no input.
+    /// Whether nothing would change on screen if time moved on with no input (the live
+    /// loop sleeps then): the motion has settled and the scroll indicator has faded.
     public var isSettled: Bool {
+        isMotionSettled && scrollBar.isHidden(at: now)
+    }
+
+    /// Whether the content, the refresh and its feedback are at rest. A replay ends on
+    /// this, not on `isSettled`: the indicator's fade is cosmetic, and a script's trace
+    /// keeps its length whatever is drawn on top (add a `wait` to watch a fade).
+    public var isMotionSettled: Bool {
         scroll.isAtRest && refresh.state == .idle
             && now - lastFeedback >= configuration.flashDuration
             && banner == nil
     }
+
+    /// The scroll indicator's opacity now, 0 when the content fits (there is no bar).
+    public var scrollBarOpacity: Double {
+        scroll.contentHeight > scroll.viewportHeight ? scrollBar.opacity(at: now) : 0
+    }
+
+    /// The row a press highlights now, or -1.
+    public var highlightedRow: Int { press.highlightedRow(at: now) }
 
     public mutating func beginFrame() {
         events = []
@@ -102,7 +143,7 @@ public struct OverscrollModel: Sendable {
 
     /// Whether the model takes this input at all: the one place input is admitted.
     public func admits(_ event: InputEvent) -> Bool {
-        configuration.acceptsMouse || !event.isMouse
+        (configuration.acceptsMouse || !event.isMouse) && (configuration.acceptsKeys || !event.isKey)
     }
 
     public mutating func handle(_ input: TimedInput) {
@@ -117,18 +158,27 @@ public struct OverscrollModel: Sendable {
         // A broken timestamp (NaN) happens "now", never at an undefined time.
         let t = input.time.isFinite ? max(input.time, now) : now
         switch input.event {
-        case let .pointerDown(id, _, y):
+        case let .pointerDown(id, x, y):
             let wasDragging = scroll.isDragging
+            // Asked before the touch stops it: a touch on a moving list only catches it.
+            let moving = !scroll.isAtRest && !wasDragging
+            _ = press.handle(.down(id, x: x, y: y, row: row(atY: y), contentMoving: moving, at: t))
             scroll.pointerDown(id, y: y, at: t)
             if !wasDragging && scroll.isDragging { apply(refresh.handle(.dragBegan(pull: scroll.pull)), at: t) }
-        case let .pointerMove(id, _, y):
+        case let .pointerMove(id, x, y):
+            _ = press.handle(.move(id, x: x, y: y))
             scroll.pointerMove(id, y: y, at: t)
             if scroll.isDragging { apply(refresh.handle(.drag(pull: scroll.pull)), at: t) }
         case let .pointerUp(id):
+            if let row = press.handle(.up(id, at: t)) {
+                selectedRow = row
+                events.insert(.tap)
+            }
             let wasDragging = scroll.isDragging
             scroll.pointerUp(id, at: t)
             if wasDragging && !scroll.isDragging { endGesture(at: t) }
         case .pointerCancel:
+            press.reset()
             let wasDragging = scroll.isDragging
             scroll.cancelPointers(at: t)
             if wasDragging {
@@ -138,6 +188,8 @@ public struct OverscrollModel: Sendable {
             }
         case let .wheel(dy):
             scroll.scroll(by: dy, at: t)
+        case let .key(key, modifiers):
+            handleKey(key, modifiers, at: t)
         case let .resize(width, height):
             viewportWidth = max(1, width)
             scroll.setViewportHeight(height, at: t)
@@ -150,6 +202,38 @@ public struct OverscrollModel: Sendable {
             guard generation == refresh.runningGeneration else { return }
             apply(refresh.handle(.completed(result, at: t)), at: t)
         }
+    }
+
+    /// The row under window point `y`, or -1 (the gap above the list, or below its end).
+    private func row(atY y: Double) -> Int {
+        let contentY = y + scroll.offset
+        guard y >= 0, y < scroll.viewportHeight, contentY >= 0 else { return -1 }
+        let index = Int(contentY / configuration.layout.rowHeight)
+        return index < rows.count ? index : -1
+    }
+
+    private mutating func handleKey(_ key: Key, _ modifiers: KeyModifiers, at t: Double) {
+        guard let command = KeyCommand.command(for: key, modifiers: modifiers, rowHeight: configuration.layout.rowHeight,
+                                               viewportHeight: scroll.viewportHeight) else { return }
+        // A finger on the list owns it: a key never moves the content from under it.
+        guard !scroll.isDragging else { return }
+        if command == .refresh {
+            // As if pulled past the threshold and released: the spinner starts from the
+            // armed arc, and the list glides open to show it.
+            let c = refresh.configuration
+            let arc = ArcShape.pulling(pull: c.threshold, configuration: c, armed: true)
+            apply(refresh.handle(.requested(at: t)), at: t)
+            guard refresh.isRefreshing else { return }
+            spinnerOrigin = (arc, t)
+            scroll.glide(to: scroll.minOffset, at: t)
+            events.insert(.key)
+            return
+        }
+        let r = scroll.range
+        let base = scroll.glideTarget ?? min(max(scroll.offset, r.lowerBound), r.upperBound)
+        guard let target = command.target(from: base, range: r) else { return }
+        scroll.glide(to: target, at: t)
+        events.insert(.key)
     }
 
     private mutating func endGesture(at t: Double) {
@@ -174,17 +258,19 @@ public struct OverscrollModel: Sendable {
         // At most one deadline can fall inside one advance: a refresh starts only on an input.
         if let deadline = refresh.deadline, deadline < time || (rule == .atOrBefore && deadline == time) {
             scroll.advance(to: deadline)
-            apply(refresh.handle(.tick(now: deadline, collapsed: false)), at: deadline)
+            apply(refresh.handle(.tick(now: deadline, collapsed: false)), at: deadline, watchdog: true)
         }
         scroll.advance(to: time)
         let collapsed = scroll.isAtRest
-        apply(refresh.handle(.tick(now: now, collapsed: collapsed)), at: now)
+        apply(refresh.handle(.tick(now: now, collapsed: collapsed)), at: now, watchdog: true)
         if let b = banner, now - b.since >= configuration.bannerDuration { banner = nil }
+        scrollBar.observe(offset: scroll.offset, held: scroll.isDragging, at: now)
     }
 
     // MARK: Effects
 
-    private mutating func apply(_ effect: RefreshController.Effect?, at t: Double) {
+    /// `watchdog`: the effect came from time passing, so a failure is the timeout.
+    private mutating func apply(_ effect: RefreshController.Effect?, at t: Double, watchdog: Bool = false) {
         guard let effect else { return }
         switch effect {
         case .feedback:
@@ -194,18 +280,26 @@ public struct OverscrollModel: Sendable {
             events.insert(.refreshStart)
             scroll.setTopInset(refresh.restingInset, at: t)
             refreshRequest = RefreshRequest(generation: generation, startTime: t)
+            refreshStartedAt = t
         case .insertRows(let texts):
             events.insert(.refreshEnd)
             insert(texts, at: t)
             scroll.setTopInset(0, at: t)
+            status.refreshed(at: t)
+            lastRefresh = RefreshReport(ending: .success(rows: texts.count), duration: t - refreshStartedAt, rows: rows.count)
         case .showError(let message):
             events.insert(.refreshError)
             banner = Banner(message: message, since: t)
             scroll.setTopInset(0, at: t)
+            lastRefresh = RefreshReport(ending: watchdog ? .timedOut(after: refresh.configuration.timeout) : .failure(message),
+                                        duration: t - refreshStartedAt, rows: rows.count)
         }
     }
 
     private mutating func insert(_ texts: [String], at t: Double) {
+        // The rows moved under a finger that was pressing one: that press means nothing now.
+        _ = press.handle(.cancel)
+        defer { scrollBar.rebase(offset: scroll.offset) }
         var fresh: [ListRow] = []
         fresh.reserveCapacity(texts.count)
         for text in texts.prefix(configuration.maxRows) {
@@ -215,8 +309,9 @@ public struct OverscrollModel: Sendable {
         let layout = configuration.layout
         switch configuration.refreshMerge {
         case .replace:
-            // The list is new: it is revealed from the top.
+            // The list is new: it is revealed from the top, and nothing in it is selected.
             rows = fresh
+            selectedRow = -1
             scroll.setContentHeight(layout.contentHeight(rows: rows.count), at: t)
             // Not under a finger: the content would be yanked away mid-drag.
             if scroll.offset > 0 && !scroll.isDragging { scroll.shift(by: -scroll.offset, at: t) }
@@ -224,6 +319,8 @@ public struct OverscrollModel: Sendable {
             guard !fresh.isEmpty else { return }
             rows.insert(contentsOf: fresh, at: 0)
             if rows.count > configuration.maxRows { rows.removeLast(rows.count - configuration.maxRows) }
+            // The selection stays on its row, wherever that row now is.
+            if selectedRow >= 0 { selectedRow = selectedRow + fresh.count < rows.count ? selectedRow + fresh.count : -1 }
             scroll.setContentHeight(layout.contentHeight(rows: rows.count), at: t)
             // At the top the new rows are revealed; scrolled into the list, what the user is
             // reading stays where it is.

@@ -16,6 +16,28 @@ public struct BannerScene: Sendable, Equatable {
     public var opacity: Double
 }
 
+/// The scroll indicator: a thin rounded bar at the right edge, in points.
+public struct ScrollBarScene: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public var opacity: Double
+}
+
+/// The status line under the refresh arc ("Release to refresh"), centred at `centerY`.
+/// It is drawn behind the rows, so the list covers it until the gap is open enough.
+public struct StatusScene: Sendable, Equatable {
+    public var text: String
+    public var centerY: Double
+    public var opacity: Double
+}
+
+/// How a row stands out: held by a press, or chosen by a tap.
+public enum RowEmphasis: Sendable, Equatable {
+    case none, highlighted, selected
+}
+
 /// One list row as drawn: its stable id (text is rasterized once per id), its text, and
 /// the y of its top edge in points.
 public struct SceneRow: Sendable, Equatable {
@@ -24,6 +46,7 @@ public struct SceneRow: Sendable, Equatable {
     public var y: Double
     /// 0 for the first row of the list: rows alternate shades by position.
     public var index: Int
+    public var emphasis: RowEmphasis = .none
 }
 
 /// The frame-time graph, when it is shown: the last seconds of frames and the budget.
@@ -52,6 +75,10 @@ public struct Scene: Sendable {
     /// The rows that intersect the window, top to bottom.
     public var rows: [SceneRow] = []
     public var indicator: IndicatorScene?
+    /// The line under the arc; nil when there is none or it is turned off.
+    public var status: StatusScene?
+    /// The scroll indicator; nil while hidden.
+    public var scrollBar: ScrollBarScene?
     /// 0…1 white overlay over the whole window (the threshold flash).
     public var flash: Double = 0
     public var banner: BannerScene?
@@ -79,14 +106,20 @@ public struct Scene: Sendable {
         contentBottom = contentTop + layout.contentHeight(rows: model.rows.count)
         rows.removeAll(keepingCapacity: true)
         let visible = layout.visibleRows(offset: scroll.offset, height: scroll.viewportHeight, count: model.rows.count)
+        let highlighted = model.highlightedRow
         for index in visible {
             let row = model.rows[index]
-            rows.append(SceneRow(id: row.id, text: row.text, y: contentTop + Double(index) * layout.rowHeight, index: index))
+            // A held press shows over the selection: it is what the finger is doing now.
+            let emphasis: RowEmphasis = index == highlighted ? .highlighted : index == model.selectedRow ? .selected : .none
+            rows.append(SceneRow(id: row.id, text: row.text, y: contentTop + Double(index) * layout.rowHeight,
+                                 index: index, emphasis: emphasis))
         }
         let age = model.now - model.lastFeedback
         let duration = model.configuration.flashDuration
         flash = flashEnabled && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
         indicator = Self.indicator(model)
+        status = Self.status(model, indicator: indicator)
+        scrollBar = Self.scrollBar(model)
         banner = nil
         if let b = model.banner {
             let left = model.configuration.bannerDuration - (model.now - b.since)
@@ -108,11 +141,20 @@ public struct Scene: Sendable {
 
     public mutating func hideHUD() { hud = nil }
 
+    /// Height of the status line under the arc, in points.
+    static let statusLineHeight = 20.0
+
     static func indicator(_ model: OverscrollModel) -> IndicatorScene? {
         let c = model.refresh.configuration
         let pull = model.scroll.pull
         // Centred in the gap while the gap is small, then riding just above the content.
-        let centerY = max(pull / 2, pull - c.indicatorExtent / 2)
+        // With a status line, arc and line share the open gap (the indicator's extent):
+        // the arc rides in the part above the line, with no jump where the two meet.
+        var centerY = max(pull / 2, pull - c.indicatorExtent / 2)
+        if model.configuration.showsStatusText {
+            let above = (c.indicatorExtent - statusLineHeight) / 2
+            centerY = max(pull * above / c.indicatorExtent, pull - c.indicatorExtent + above)
+        }
         let radius = 14.0, thickness = 3.5
         switch model.refresh.state {
         case .idle, .pulling, .armed:
@@ -129,5 +171,23 @@ public struct Scene: Sendable {
             let arc = ArcShape.spinning(from: origin.arc, elapsed: model.now - origin.time)
             return IndicatorScene(centerY: centerY, radius: radius, thickness: thickness, arc: arc, scale: scale)
         }
+    }
+
+    /// The status line goes with the arc: under it, and shrinking away with it.
+    static func status(_ model: OverscrollModel, indicator: IndicatorScene?) -> StatusScene? {
+        guard model.configuration.showsStatusText, let indicator,
+              let text = model.status.line(for: model.refresh.state) else { return nil }
+        let extent = model.refresh.configuration.indicatorExtent
+        return StatusScene(text: text, centerY: indicator.centerY + extent / 2, opacity: indicator.scale)
+    }
+
+    static func scrollBar(_ model: OverscrollModel) -> ScrollBarScene? {
+        let opacity = model.scrollBarOpacity
+        guard opacity > 0 else { return nil }
+        let scroll = model.scroll
+        guard let bar = ScrollBarGeometry().frame(offset: scroll.offset, viewportWidth: model.viewportWidth,
+                                                  viewportHeight: scroll.viewportHeight,
+                                                  contentHeight: scroll.contentHeight) else { return nil }
+        return ScrollBarScene(x: bar.x, y: bar.y, width: bar.width, height: bar.height, opacity: opacity)
     }
 }

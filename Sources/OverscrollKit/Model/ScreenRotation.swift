@@ -45,7 +45,7 @@ public enum ScreenRotation: Int, Sendable, CaseIterable {
         case let .resize(width, height):
             let s = logicalSize(width: width, height: height)
             return .resize(width: s.width, height: s.height)
-        case .pointerUp, .pointerCancel, .wheel, .refreshCompleted:
+        case .pointerUp, .pointerCancel, .wheel, .key, .refreshCompleted:
             return event
         }
     }

@@ -34,7 +34,7 @@ public struct ThreeFingerTap: Sendable {
             }
         case .pointerCancel:
             fingers.removeAll(keepingCapacity: true)
-        case .wheel, .resize, .refreshCompleted:
+        case .wheel, .resize, .key, .refreshCompleted:
             break
         }
         return false

@@ -39,6 +39,8 @@ public struct RefreshController: Sendable {
         case release(at: Double)
         /// The refresh work ended at this time.
         case completed(RefreshResult, at: Double)
+        /// A refresh asked for without a pull (F5, Ctrl+R): as if pulled and released armed.
+        case requested(at: Double)
         /// Time passed; `collapsed` says whether the list is back at rest.
         case tick(now: Double, collapsed: Bool)
     }
@@ -133,7 +135,7 @@ public struct RefreshController: Sendable {
                 state = pull >= c.minimumPull ? .pulling(progress: pull / c.threshold) : .idle
             }
             return nil
-        case (.armed, .release(let time)):
+        case (.armed, .release(let time)), (.idle, .requested(let time)):
             let generation = nextGeneration
             nextGeneration += 1
             state = .refreshing(generation: generation, since: time)

@@ -6,6 +6,7 @@
 ///     finger N down X Y | finger N move X Y [DURATION] | finger N up
 ///     mouse down X Y | mouse move X Y [DURATION] | mouse up
 ///     wheel DY
+///     key NAME [shift|ctrl]…                              SDL key names: Up, PageDown, F5…
 public struct GestureScript: Sendable, Equatable {
     public enum Pointer: Sendable, Hashable {
         case finger(Int)
@@ -18,6 +19,7 @@ public struct GestureScript: Sendable, Equatable {
         case move(Pointer, x: Double, y: Double, duration: Double)
         case up(Pointer)
         case wheel(Double)
+        case key(Key, KeyModifiers)
     }
 
     public struct Line: Sendable, Equatable {
@@ -114,6 +116,20 @@ public struct GestureScript: Sendable, Equatable {
             guard let dy = Double(d.text), dy.isFinite else { throw fail(d, "'\(shown(d.text))' is not a number of points") }
             try expectEnd(rest.dropFirst(), line: line)
             return .wheel(dy)
+        case "key":
+            guard let name = rest.first else { throw ParseError(line: line, column: head.column + 3, message: "'key' needs a key name, like 'key Down' or 'key Space shift'") }
+            guard let key = Key(name: name.text) else {
+                throw fail(name, "unknown key '\(shown(name.text))'; expected one of \(Key.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            var modifiers: KeyModifiers = []
+            for token in rest.dropFirst() {
+                switch token.text.lowercased() {
+                case "shift": modifiers.insert(.shift)
+                case "ctrl": modifiers.insert(.ctrl)
+                default: throw fail(token, "unknown modifier '\(shown(token.text))'; expected shift or ctrl")
+                }
+            }
+            return .key(key, modifiers)
         case "down", "move", "up":
             pointer = .finger(1)
             verb = head
@@ -129,7 +145,7 @@ public struct GestureScript: Sendable, Equatable {
             pointer = .mouse
             verb = v
         default:
-            throw fail(head, "unknown command '\(shown(head.text))'; expected wait, down, move, up, finger, mouse or wheel")
+            throw fail(head, "unknown command '\(shown(head.text))'; expected wait, down, move, up, finger, mouse, wheel or key")
         }
         if verb.text != head.text { rest = rest.dropFirst() }
         switch verb.text {
@@ -185,7 +201,7 @@ public struct GestureScript: Sendable, Equatable {
             switch line.command {
             case .wait(let d): total + d
             case .move(_, _, _, let d): total + d
-            case .down, .up, .wheel: total
+            case .down, .up, .wheel, .key: total
             }
         }
     }

@@ -35,13 +35,15 @@ public struct ReplayDriver: Sendable {
         frame += max(0, frames)
     }
 
-    /// Ends the frame; true when the replay is over: the script has ended and the model
-    /// has come to rest (or the settle limit ran out).
+    /// Ends the frame; true when the replay is over: the script has ended and the model's
+    /// motion has come to rest (or the settle limit ran out).
     public mutating func endFrame(model: OverscrollModel) -> Bool {
         let now = time
         frame += 1
         let scriptDone = player.isFinished && now >= player.currentEnd
-        let over = (scriptDone && model.isSettled) || now >= player.currentEnd + settleLimit
+        // The motion, not the fade of the scroll indicator on top of it, ends a replay:
+        // a trace keeps its length (and its rows) whatever is drawn over the list.
+        let over = (scriptDone && model.isMotionSettled) || now >= player.currentEnd + settleLimit
         guard over, repeatsLeft > 0 else { return over }
         // Each playthrough starts from rest, on the next frame.
         repeatsLeft -= 1

@@ -40,6 +40,8 @@ public struct ScriptPlayer: Sendable {
                 timeline.append(TimedInput(time: time, event: .pointerUp(Self.id(pointer))))
             case .wheel(let dy):
                 timeline.append(TimedInput(time: time, event: .wheel(dy: dy)))
+            case let .key(key, modifiers):
+                timeline.append(TimedInput(time: time, event: .key(key, modifiers)))
             }
         }
         self.timeline = timeline

@@ -1,7 +1,7 @@
 /// The replay trace: one CSV row per frame. The motion columns come first and never move,
 /// so traces from different versions can be compared column by column; new columns go last.
 public enum TraceFormat {
-    public static let header = "frame,t_ms,content_offset,velocity,state,progress,rows,events\n"
+    public static let header = "frame,t_ms,content_offset,velocity,state,progress,rows,events,scrollbar,highlight,selected\n"
 
     public static func appendRow(_ row: inout CSVRowBuffer, frame: Int, model: OverscrollModel) {
         row.append(frame); row.comma()
@@ -24,6 +24,12 @@ public enum TraceFormat {
         add(.refreshStart, "refresh-start")
         add(.refreshEnd, "refresh-end")
         add(.refreshError, "refresh-error")
+        add(.tap, "tap")
+        add(.key, "key")
+        row.comma()
+        row.append(model.scrollBarOpacity, decimals: 3); row.comma()
+        row.append(model.highlightedRow); row.comma()
+        row.append(model.selectedRow)
         row.newline()
     }
 }

@@ -131,6 +131,27 @@ public struct ScrollView: Sendable {
         settle(velocity: 0)
     }
 
+    /// Keyboard: glide to `target` (kept inside the resting range) on the physics' own
+    /// spring, from where the content is and as fast as it moves, so a key during a fling
+    /// or during another key's glide carries on without a jerk. Like any motion, a touch
+    /// stops it where it is.
+    public mutating func glide(to target: Double, at time: Double) {
+        advance(to: time)
+        guard target.isFinite, !isDragging else { return }
+        let goal = min(max(target, range.lowerBound), range.upperBound)
+        guard goal != offset || velocity != 0 else { return }
+        let profile = physics.profile
+        motion = .animating(SpringSimulation(spring: profile.spring, start: offset, end: goal, velocity: velocity,
+                                             tolerance: profile.tolerance), start: now)
+    }
+
+    /// Where the running glide (`glide(to:)`) will come to rest; nil when there is none.
+    /// Only a glide is a bare spring: releases and bounces are ballistic simulations.
+    public var glideTarget: Double? {
+        if case .animating(let spring as SpringSimulation, _) = motion { return spring.end }
+        return nil
+    }
+
     // MARK: Geometry changes
 
     public mutating func setViewportHeight(_ height: Double, at time: Double) {

@@ -1,0 +1,88 @@
+/// Every word the list shows, in one place, ready for translation: a translation is
+/// another value of this type. `{time}` stands for the wall-clock time, `HH:MM`.
+public struct ListStrings: Sendable, Equatable {
+    public var pullToRefresh = "Pull to refresh · updated {time}"
+    public var releaseToRefresh = "Release to refresh"
+    public var refreshing = "Refreshing…"
+    public var updated = "Updated {time}"
+
+    public init() {}
+
+    public static let english = ListStrings()
+}
+
+/// The wall clock, injected: the model's own clock starts at 0, and this says what time
+/// of day that was. Live, it is read once at start; a replay uses `replay`, a fixed
+/// instant, so its status text (and trace) is the same on every run and machine.
+public struct WallClock: Sendable, Equatable {
+    /// Seconds since 1970-01-01 UTC at model time 0.
+    public var start: Double
+    /// The local time zone's offset from UTC, in seconds (east positive).
+    public var utcOffset: Double
+
+    public init(start: Double, utcOffset: Double) {
+        self.start = start
+        self.utcOffset = utcOffset
+    }
+
+    /// 2026-01-01 12:00:00 UTC, shown as UTC: replays say "Updated 12:00".
+    public static let replay = WallClock(start: 1_767_268_800, utcOffset: 0)
+
+    /// Local `HH:MM` at `modelTime`. Plain arithmetic on the offset: no time-zone database
+    /// in the model (a kiosk up across a DST change shows the offset it started with).
+    public func clockTime(at modelTime: Double) -> String {
+        let seconds = Int((start + utcOffset + modelTime).rounded(.down))
+        let minuteOfDay = ((seconds / 60) % 1440 + 1440) % 1440
+        let h = minuteOfDay / 60, m = minuteOfDay % 60
+        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+    }
+}
+
+/// The short line under the refresh arc, following the refresh state, and how fresh the
+/// rows are. Freshness is shown as a time of day ("Updated 12:04"), not an age ("3 min
+/// ago"): a still screen is not redrawn (the loop sleeps on input), so an age would go
+/// stale on screen, while a time stays true; it also needs no redraw each minute and is
+/// the same in every replay. Until a refresh succeeds, the rows are as fresh as the launch.
+public struct RefreshStatus: Sendable {
+    public let strings: ListStrings
+    public let clock: WallClock
+    /// Model time of the last successful refresh (the launch until there is one).
+    public private(set) var updatedAt: Double
+    /// The lines with the time filled in, made when it changes, so drawing a frame
+    /// copies a string and formats nothing.
+    public private(set) var pullLine: String
+    public private(set) var updatedLine: String
+
+    public init(strings: ListStrings = .english, clock: WallClock = .replay, launchedAt: Double = 0) {
+        self.strings = strings
+        self.clock = clock
+        updatedAt = launchedAt
+        pullLine = ""
+        updatedLine = ""
+        fill()
+    }
+
+    /// A refresh brought rows at `time`.
+    public mutating func refreshed(at time: Double) {
+        updatedAt = time
+        fill()
+    }
+
+    /// The line for the refresh state, or nil when there is none (a failure shows the
+    /// error banner instead).
+    public func line(for state: RefreshController.State) -> String? {
+        switch state {
+        case .idle, .pulling: pullLine
+        case .armed: strings.releaseToRefresh
+        case .refreshing: strings.refreshing
+        case .finishing(.success, _): updatedLine
+        case .finishing(.failure, _): nil
+        }
+    }
+
+    private mutating func fill() {
+        let time = clock.clockTime(at: updatedAt)
+        pullLine = strings.pullToRefresh.replacing("{time}", with: time)
+        updatedLine = strings.updated.replacing("{time}", with: time)
+    }
+}
