@@ -118,7 +118,7 @@ public struct Scene: Sendable {
         let duration = model.configuration.flashDuration
         flash = flashEnabled && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
         indicator = Self.indicator(model)
-        status = Self.status(model, indicator: indicator)
+        status = Self.status(model)
         scrollBar = Self.scrollBar(model)
         banner = nil
         if let b = model.banner {
@@ -144,17 +144,22 @@ public struct Scene: Sendable {
     /// Height of the status line under the arc, in points.
     static let statusLineHeight = 20.0
 
+    /// Where the arc's centre is for `pull`: centred in the gap while the gap is small,
+    /// then riding just above the content. With a status line, arc and line share the open
+    /// gap (the indicator's extent): the arc rides in the part above the line, with no
+    /// jump where the two meet.
+    static func arcCenterY(_ model: OverscrollModel) -> Double {
+        let c = model.refresh.configuration
+        let pull = model.scroll.pull
+        guard model.configuration.showsStatusText else { return max(pull / 2, pull - c.indicatorExtent / 2) }
+        let above = (c.indicatorExtent - statusLineHeight) / 2
+        return max(pull * above / c.indicatorExtent, pull - c.indicatorExtent + above)
+    }
+
     static func indicator(_ model: OverscrollModel) -> IndicatorScene? {
         let c = model.refresh.configuration
         let pull = model.scroll.pull
-        // Centred in the gap while the gap is small, then riding just above the content.
-        // With a status line, arc and line share the open gap (the indicator's extent):
-        // the arc rides in the part above the line, with no jump where the two meet.
-        var centerY = max(pull / 2, pull - c.indicatorExtent / 2)
-        if model.configuration.showsStatusText {
-            let above = (c.indicatorExtent - statusLineHeight) / 2
-            centerY = max(pull * above / c.indicatorExtent, pull - c.indicatorExtent + above)
-        }
+        let centerY = arcCenterY(model)
         let radius = 14.0, thickness = 3.5
         switch model.refresh.state {
         case .idle, .pulling, .armed:
@@ -173,12 +178,14 @@ public struct Scene: Sendable {
         }
     }
 
-    /// The status line goes with the arc: under it, and shrinking away with it.
-    static func status(_ model: OverscrollModel, indicator: IndicatorScene?) -> StatusScene? {
-        guard model.configuration.showsStatusText, let indicator,
+    /// The status line sits under the arc while the gap is open. It outlives the arc as
+    /// the list collapses after a refresh ("Updated 12:04" is the news), and it needs no
+    /// fade: it is drawn behind the rows, which cover it as the gap closes.
+    static func status(_ model: OverscrollModel) -> StatusScene? {
+        let c = model.refresh.configuration
+        guard model.configuration.showsStatusText, model.scroll.pull >= c.minimumPull,
               let text = model.status.line(for: model.refresh.state) else { return nil }
-        let extent = model.refresh.configuration.indicatorExtent
-        return StatusScene(text: text, centerY: indicator.centerY + extent / 2, opacity: indicator.scale)
+        return StatusScene(text: text, centerY: arcCenterY(model) + c.indicatorExtent / 2, opacity: 1)
     }
 
     static func scrollBar(_ model: OverscrollModel) -> ScrollBarScene? {

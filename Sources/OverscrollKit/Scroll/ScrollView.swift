@@ -139,7 +139,11 @@ public struct ScrollView: Sendable {
         advance(to: time)
         guard target.isFinite, !isDragging else { return }
         let goal = min(max(target, range.lowerBound), range.upperBound)
-        guard goal != offset || velocity != 0 else { return }
+        guard goal != offset || velocity != 0 else {
+            // Already there (Down then Up before the glide moved): stop where it is.
+            if case .animating = motion { motion = .resting }
+            return
+        }
         let profile = physics.profile
         motion = .animating(SpringSimulation(spring: profile.spring, start: offset, end: goal, velocity: velocity,
                                              tolerance: profile.tolerance), start: now)

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 12 from the outside: the log lines, the trace's new columns, the options.
+@Suite struct ListCLITests {
+    let pull = "down 240 120\nmove 240 560 500ms\nwait 100ms\nup\nwait 2500ms\n"
+
+    func replay(_ script: String, _ extra: [String]) throws -> (Trace, CLIResult) {
+        let path = try CLI.write(script, to: "s.txt")
+        let trace = CLI.temporaryPath("t.csv")
+        let r = try CLI.run(["replay", path, "--trace", trace] + extra)
+        return (try Trace(path: trace), r)
+    }
+
+    func lines(_ stderr: String, _ prefix: String) -> [String] {
+        stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("overscroll: " + prefix) }
+    }
+
+    @Test func aSuccessfulRefreshLogsOneLineWithRowsAndTime() throws {
+        let (t, r) = try replay(pull, ["--refresh-command", "printf 'one\\ntwo\\nthree\\n'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let logged = lines(r.stderr, "refreshed:")
+        #expect(logged.count == 1, "\(r.stderr)")
+        #expect(logged.first?.wholeMatch(of: /overscroll: refreshed: 3 rows in \d+\.\d\d s/) != nil, "\(logged)")
+        #expect(t.rows.last?["rows"] == "3")
+    }
+
+    @Test func aFailedRefreshLogsTheReasonAndKeepsTheRows() throws {
+        let (t, r) = try replay(pull, ["--refresh-command", "sh -c 'echo server unreachable >&2; exit 2'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(lines(r.stderr, "refresh") == ["overscroll: refresh failed: 'sh' exited 2: server unreachable (kept 100 rows)"])
+        #expect(t.rows.last?["rows"] == "100")
+    }
+
+    @Test func aTimedOutRefreshLogsTheTimeoutAndKeepsTheRows() throws {
+        let (t, r) = try replay(pull, ["--refresh-command", "sleep 30", "--refresh-timeout", "1s"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(lines(r.stderr, "refresh") == ["overscroll: refresh timed out after 1 s (kept 100 rows)"])
+        #expect(t.rows.last?["rows"] == "100")
+    }
+
+    @Test func theTraceHasTheNewColumnsLastAndKeyAndTapEvents() throws {
+        let (t, r) = try replay("down 240 300\nwait 50ms\nup\nwait 100ms\nkey F5\nwait 100ms\nkey Down ctrl\nwait 2s", [])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(t.header == ["frame", "t_ms", "content_offset", "velocity", "state", "progress", "rows", "events",
+                             "scrollbar", "highlight", "selected"])
+        let events = t.rows.compactMap { $0["events"] }.filter { !$0.isEmpty }
+        #expect(events.prefix(3) == ["tap", "refresh-start;key", "key"])
+        #expect(t.rows.last?["selected"] == "5")
+        #expect(t.rows.contains { Double($0["scrollbar"]!)! > 0 })
+    }
+
+    @Test func aKioskIgnoresKeysUnlessAskedAndTheStatusOptionIsChecked() throws {
+        let (kiosk, _) = try replay("key F5\nwait 100ms", ["--kiosk"])
+        #expect(kiosk.rows.allSatisfy { $0["events"] == "" })
+        let (keyboard, _) = try replay("key F5\nwait 100ms", ["--kiosk", "--keyboard"])
+        #expect(keyboard.rows.first?["events"] == "refresh-start;key")
+        let bad = try CLI.run(["replay", "Assets/gestures/drag.txt", "--status-text", "maybe"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--status-text"))
+        #expect(try CLI.run(["replay", "Assets/gestures/drag.txt", "--status-text", "off"]).status == 0)
+    }
+
+    @Test func aBadKeyInAScriptNamesTheLineAndTheKeys() throws {
+        let path = try CLI.write("wait 10ms\nkey Tab\n", to: "k.txt")
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains(":2:5: unknown key 'Tab'"), "\(r.stderr)")
+    }
+
+    @Test func liveItLogsTheStartAndOneLinePerRefreshAndTakesKeys() throws {
+        let server = try #require(try XServer(), "Xvfb is needed: script/bootstrap --test installs it")
+        let app = try LiveApp(["--no-sound", "--refresh-duration", "300ms"], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        Thread.sleep(forTimeInterval: 0.3)
+        for _ in 0..<2 {
+            try server.tool("xdotool", ["key", "--window", window, "F5"])
+            Thread.sleep(forTimeInterval: 1.5)
+        }
+        try server.tool("xdotool", ["key", "--window", window, "Escape"])
+        #expect(app.waitForExit(timeout: 3) == 0)
+        let err = app.stderr
+        let log = err.split(separator: "\n").map(String.init)
+        #expect(log.first?.wholeMatch(of: /overscroll: started: video x11, renderer \S+, window 480x800 pt \(480x800 px\), refresh [\d.]+ Hz/) != nil, "\(err)")
+        #expect(log.filter { $0.hasPrefix("overscroll: refreshed: 3 rows in 0.3") }.count == 2, "\(err)")
+    }
+}

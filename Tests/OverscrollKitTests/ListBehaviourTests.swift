@@ -1,0 +1,371 @@
+import Testing
+@testable import OverscrollKit
+import RowSources
+
+/// One frame of a replay, with what issue 12 added to the trace and the scene.
+struct ListSample {
+    var time: Double
+    var offset: Double
+    var velocity: Double
+    var state: String
+    var events: FrameEvents
+    var scrollBar: Double
+    var highlight: Int
+    var selected: Int
+    var bar: ScrollBarScene?
+    var status: String?
+    var pull: Double
+}
+
+/// Plays `text` through the model the way `overscroll replay` does (without drawing) and
+/// records every frame, plus `extra` seconds after the replay would stop (fades).
+func listReplay(_ text: String, fps: Int = 60, model: OverscrollModel = makeModel(),
+                source: any RefreshSource = DemoRefreshSource()) throws -> (samples: [ListSample], model: OverscrollModel) {
+    var driver = ReplayDriver(script: try GestureScript(parsing: text), fps: fps)
+    var model = model
+    let inbox = RefreshInbox()
+    var samples: [ListSample] = []
+    var inputs: [TimedInput] = []
+    var scene = Scene()
+    var finished = false
+    while !finished {
+        inputs.removeAll(keepingCapacity: true)
+        driver.collectInputs(into: &inputs)
+        inbox.deliver(dueBy: driver.time, modelNow: model.now, into: &inputs)
+        model.step(inputs, to: driver.time)
+        if let request = model.refreshRequest {
+            source.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
+        }
+        scene.update(model: model)
+        samples.append(ListSample(time: driver.time, offset: model.scroll.offset, velocity: model.scroll.velocity,
+                                  state: model.refresh.state.name, events: model.events,
+                                  scrollBar: model.scrollBarOpacity, highlight: model.highlightedRow,
+                                  selected: model.selectedRow, bar: scene.scrollBar, status: scene.status?.text,
+                                  pull: model.scroll.pull))
+        finished = driver.endFrame(model: model)
+    }
+    return (samples, model)
+}
+
+func keyModel(acceptsKeys: Bool = true) -> OverscrollModel {
+    var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
+    c.acceptsKeys = acceptsKeys
+    return OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0)" })
+}
+
+@Suite struct ScrollIndicatorTests {
+    let geometry = ScrollBarGeometry()
+    // 100 rows of 56 pt in 800 pt: the track is 794 pt, the bar 794 · 800/5600.
+    let natural = 794.0 * 800 / 5600
+
+    @Test(arguments: [120.0, 1200, 2400, 4800])
+    func lengthIsTheVisibleFractionAndPositionTheScrollFraction(offset: Double) throws {
+        let (samples, _) = try listReplay("wheel \(offset)\nwait 100ms")
+        let bar = try #require(samples.last?.bar)
+        #expect(abs(samples.last!.offset - offset) < 1e-9)
+        #expect(abs(bar.height - natural) < 1e-9)
+        #expect(abs(bar.y - (3 + offset / 4800 * (794 - natural))) < 1e-9)
+        #expect(bar.x == 480 - 3 - 3 && bar.width == 3)
+    }
+
+    @Test func aLongListGetsTheMinimumLength() throws {
+        let (samples, _) = try listReplay("wheel 279200\nwait 100ms", model: makeModel(rows: 5000))
+        let bar = try #require(samples.last?.bar)
+        #expect(bar.height == 36)
+        #expect(abs(bar.y + bar.height - (800 - 3)) < 1e-9)    // at the bottom of the track
+    }
+
+    @Test func itShrinksWhileOverscrolledAtEitherEdgeAndStaysInTheTrack() throws {
+        // Pulled down past the top: pinned to the top of the track, shorter by the pull.
+        let (top, _) = try listReplay("down 240 100\nmove 240 300 200ms\nwait 50ms")
+        let pulled = try #require(top.last)
+        let bar = try #require(pulled.bar)
+        #expect(pulled.pull > 40)
+        #expect(bar.y == 3)
+        #expect(abs(bar.height - (natural - pulled.pull)) < 1e-9)
+        // Pushed up past the bottom: pinned to the bottom.
+        let (bottom, _) = try listReplay("wheel 4800\ndown 240 600\nmove 240 400 200ms\nwait 50ms")
+        let pushed = try #require(bottom.last)
+        let low = try #require(pushed.bar)
+        let over = pushed.offset - 4800
+        #expect(over > 40)
+        #expect(abs(low.height - (natural - over)) < 1e-9)
+        #expect(abs(low.y + low.height - 797) < 1e-9)
+        // However far it goes, it never shrinks below its floor.
+        #expect(ScrollBarGeometry().frame(offset: -700, viewportWidth: 480, viewportHeight: 800, contentHeight: 5600)?.height == 6)
+    }
+
+    @Test(arguments: [60, 144])
+    func itShowsWithinAFrameOfMovingAndFadesHalfASecondToASecondAfterRest(fps: Int) throws {
+        let (samples, _) = try listReplay("down 240 600\nmove 240 400 300ms\nwait 100ms\nup\nwait 2s", fps: fps)
+        let moved = try #require(samples.firstIndex { $0.offset != 0 })
+        #expect(samples[moved].scrollBar > 0)
+        #expect(samples[..<moved].allSatisfy { $0.scrollBar == 0 })
+        let rest = try #require(samples.lastIndex { $0.velocity != 0 || $0.offset != samples.last!.offset })
+        let restTime = samples[rest + 1].time
+        let gone = try #require(samples.firstIndex { $0.time > restTime && $0.scrollBar == 0 })
+        let fade = samples[gone].time - restTime
+        #expect(fade >= 0.5 && fade <= 1, "faded \(fade) s after rest")
+        #expect(samples[rest...].contains { $0.scrollBar > 0 && $0.scrollBar < 1 })   // it fades, not blinks
+    }
+
+    @Test func whileFadingTheModelIsNotSettledAndOnceFadedItIs() throws {
+        var model = makeModel()
+        model.step([TimedInput(time: 0, event: .wheel(dy: 200))], to: 0.016)
+        #expect(model.isMotionSettled && !model.isSettled)
+        model.step([], to: 0.5)
+        #expect(!model.isSettled)
+        model.step([], to: 2)
+        #expect(model.isSettled && model.scrollBarOpacity == 0)
+    }
+
+    @Test func hiddenWhenTheContentFits() throws {
+        let (samples, _) = try listReplay("down 240 300\nmove 240 100 300ms\nup\nwait 1s", model: makeModel(rows: 5))
+        #expect(samples.contains { $0.offset > 0 })
+        #expect(samples.allSatisfy { $0.scrollBar == 0 && $0.bar == nil })
+    }
+}
+
+@Suite struct StatusLineTests {
+    /// 12:03:30 local at model time 0, so a refresh 40 s in is "12:04".
+    static func model(statusText: Bool = true) -> OverscrollModel {
+        var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800, threshold: 100)
+        c.wallClock = WallClock(start: 1_767_268_800 + 3 * 60 + 30, utcOffset: 0)
+        c.showsStatusText = statusText
+        return OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0)" })
+    }
+
+    let pullAndRelease = "wait 40s\ndown 240 100\nmove 240 200 200ms\nwait 100ms\nmove 240 500 300ms\nwait 100ms\nup\nwait 3s"
+
+    @Test func theLineFollowsTheState() throws {
+        let (samples, _) = try listReplay(pullAndRelease, model: Self.model())
+        func statuses(_ state: String) -> Set<String?> { Set(samples.filter { $0.state == state && $0.pull >= 12 }.map(\.status)) }
+        #expect(statuses("pulling") == ["Pull to refresh · updated 12:03"])
+        #expect(statuses("armed") == ["Release to refresh"])
+        #expect(statuses("refreshing") == ["Refreshing…"])
+        #expect(statuses("finishing") == ["Updated 12:04"])
+    }
+
+    @Test func aLaterPullShowsTheLastRefreshTime() throws {
+        let (samples, _) = try listReplay(pullAndRelease + "\ndown 240 100\nmove 240 180 200ms\nwait 50ms",
+                                          model: Self.model())
+        #expect(samples.last?.state == "pulling")
+        #expect(samples.last?.status == "Pull to refresh · updated 12:04")
+    }
+
+    @Test func aFailureShowsTheBannerNotALine() throws {
+        let (samples, _) = try listReplay(pullAndRelease, model: Self.model(), source: FailingSource())
+        #expect(samples.contains { $0.state == "finishing" })
+        #expect(samples.filter { $0.state == "finishing" }.allSatisfy { $0.status == nil })
+    }
+
+    @Test func statusTextOffHidesIt() throws {
+        let (samples, _) = try listReplay(pullAndRelease, model: Self.model(statusText: false))
+        #expect(samples.contains { $0.state == "refreshing" })
+        #expect(samples.allSatisfy { $0.status == nil })
+    }
+
+    @Test func theClockIsLocalTimeFromTheInjectedStart() {
+        #expect(WallClock(start: 0, utcOffset: 0).clockTime(at: 0) == "00:00")
+        #expect(WallClock(start: 0, utcOffset: -3600).clockTime(at: 0) == "23:00")
+        #expect(WallClock(start: 0, utcOffset: 5.5 * 3600).clockTime(at: 59.9) == "05:30")
+        #expect(WallClock.replay.clockTime(at: 3600 * 25 + 61) == "13:01")
+    }
+
+    @Test func stringsLiveInOnePlaceAndCanBeReplaced() throws {
+        var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800, threshold: 100)
+        var german = ListStrings()
+        german.releaseToRefresh = "Loslassen zum Aktualisieren"
+        c.strings = german
+        let model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0)" })
+        let (samples, _) = try listReplay("down 240 100\nmove 240 500 400ms\nwait 50ms", model: model)
+        #expect(samples.last?.state == "armed")
+        #expect(samples.last?.status == "Loslassen zum Aktualisieren")
+    }
+}
+
+@Suite struct PressAndTapTests {
+    /// The row under y = 300 at rest: 300 / 56 → row 5.
+    let row = 5
+
+    @Test func aPressHeld150msHighlightsAfter100msAndIsATap() throws {
+        let (samples, _) = try listReplay("down 240 300\nwait 150ms\nup\nwait 100ms")
+        #expect(samples.filter { $0.time < 0.1 }.allSatisfy { $0.highlight == -1 })
+        #expect(samples.filter { $0.time >= 0.1 && $0.time < 0.15 }.allSatisfy { $0.highlight == row })
+        let tap = try #require(samples.firstIndex { $0.events.contains(.tap) })
+        #expect(abs(samples[tap].time - 0.15) < 1e-9)
+        #expect(samples[tap...].allSatisfy { $0.selected == row && $0.highlight == -1 })
+        #expect(samples.allSatisfy { $0.offset == 0 })
+    }
+
+    @Test func aQuickTapSelectsWithoutAHighlight() throws {
+        let (samples, _) = try listReplay("down 240 300\nwait 50ms\nup\nwait 50ms")
+        #expect(samples.allSatisfy { $0.highlight == -1 })
+        #expect(samples.last?.selected == row)
+        #expect(samples.filter { $0.events.contains(.tap) }.count == 1)
+    }
+
+    @Test func aDragOf40ptNeverHighlightsAndMovesTheContentOneToOne() throws {
+        let (samples, _) = try listReplay("down 240 300\nmove 240 260 100ms\nwait 200ms\nup\nwait 500ms")
+        #expect(samples.allSatisfy { $0.highlight == -1 && $0.selected == -1 })
+        // No dead zone: from the first sample the content is where the finger put it.
+        // (The panel reports every 8 ms: a frame shows the latest sample.)
+        for sample in samples where sample.time > 0 && sample.time < 0.1 {
+            let reported = (sample.time / 0.008).rounded(.down) * 0.008
+            #expect(abs(sample.offset - 40 * reported / 0.1) < 1e-9, "at \(sample.time)")
+        }
+        #expect(samples.first { abs($0.time - 0.3) < 1e-9 }?.offset == 40)
+    }
+
+    @Test func movingPastTheSlopCancelsAHighlightAndTheDragGoesOn() throws {
+        let (samples, _) = try listReplay("down 240 300\nwait 150ms\nmove 240 280 50ms\nwait 100ms\nup\nwait 100ms")
+        #expect(samples.contains { $0.highlight == row })
+        #expect(samples.filter { $0.time >= 0.2 }.allSatisfy { $0.highlight == -1 && $0.selected == -1 })
+        #expect(samples.first { abs($0.time - 0.25) < 1e-9 }?.offset == 20)
+    }
+
+    @Test func aLongPressIsNotATap() throws {
+        let (samples, _) = try listReplay("down 240 300\nwait 400ms\nup\nwait 50ms")
+        #expect(samples.contains { $0.highlight == row })
+        #expect(samples.allSatisfy { $0.selected == -1 })
+    }
+
+    @Test func aTapOnAMovingListOnlyStopsIt() throws {
+        let (samples, _) = try listReplay("down 240 600\nmove 240 300 100ms\nup\nwait 200ms\ndown 240 300\nwait 50ms\nup\nwait 300ms")
+        let touch = try #require(samples.firstIndex { $0.time > 0.3 + 1e-12 })   // the frame that sees the touch
+        #expect(abs(samples[touch - 1].velocity) > 100)      // it was moving
+        #expect(samples[touch].velocity == 0)
+        #expect(samples[touch...].allSatisfy { $0.offset == samples[touch].offset })   // and stopped there
+        #expect(samples.allSatisfy { $0.selected == -1 && $0.highlight == -1 && !$0.events.contains(.tap) })
+    }
+
+    @Test func aSecondFingerNeverTaps() throws {
+        for script in ["down 240 300\nfinger 2 down 240 400\nfinger 2 up\nup\nwait 50ms",
+                       "down 240 300\nfinger 2 down 240 400\nwait 50ms\nup\nwait 20ms\nfinger 2 up\nwait 50ms"] {
+            let (samples, _) = try listReplay(script)
+            #expect(samples.allSatisfy { $0.selected == -1 && $0.highlight == -1 }, "\(script)")
+        }
+    }
+
+    @Test func theMouseTapsToo() throws {
+        let (samples, _) = try listReplay("mouse down 240 100\nwait 50ms\nmouse up\nwait 50ms")
+        #expect(samples.last?.selected == 1)
+    }
+
+    @Test func theSelectionStaysOnItsRowWhenRowsArriveOnTop() throws {
+        let (samples, model) = try listReplay("""
+            down 240 300
+            up
+            wait 100ms
+            down 240 100
+            move 240 500 400ms
+            wait 100ms
+            up
+            wait 3s
+            """)
+        #expect(samples.contains { $0.events.contains(.refreshEnd) })
+        #expect(model.rows.count == 103)
+        #expect(model.selectedRow == row + 3)
+        #expect(model.rows[model.selectedRow].text == "Row \(row)")
+    }
+}
+
+@Suite struct KeyTests {
+    func offset(after script: String, model: OverscrollModel = keyModel()) throws -> Double {
+        let (samples, _) = try listReplay(script + "\nwait 2s", model: model)
+        #expect(samples.last?.velocity == 0)
+        return samples.last!.offset
+    }
+
+    @Test(arguments: [
+        ("key Down", 56.0), ("key Down\nkey Up", 0), ("key Down\nwait 50ms\nkey Down\nwait 50ms\nkey Down", 168),
+        ("key PageDown", 744), ("key PageDown\nwait 1s\nkey PageUp", 0), ("key Space", 744),
+        ("key PageDown\nkey PageDown\nwait 2s\nkey Space shift", 744), ("key End", 4800),
+        ("key End\nwait 2s\nkey Home", 0), ("key Up", 0), ("key R", 0),
+    ])
+    func keysMoveTheContentByTheirAmount(script: String, expected: Double) throws {
+        #expect(try offset(after: script) == expected)
+    }
+
+    @Test func aKeyGlidesOnTheSpringAndReportsAKeyEvent() throws {
+        let (samples, _) = try listReplay("key PageDown\nwait 2s", model: keyModel())
+        #expect(samples.first?.events.contains(.key) == true)
+        let between = samples.filter { $0.offset > 0 && $0.offset < 744 }
+        #expect(between.count > 10)                                         // animated, not a jump
+        #expect(zip(samples, samples.dropFirst()).allSatisfy { $1.offset >= $0.offset })   // critically damped: no overshoot
+    }
+
+    @Test func aTouchInterruptsAGlide() throws {
+        let (samples, _) = try listReplay("key End\nwait 200ms\ndown 240 400\nwait 300ms\nup\nwait 500ms", model: keyModel())
+        let touch = try #require(samples.firstIndex { abs($0.time - 0.2) < 1e-9 })
+        #expect(samples[touch].offset > 0 && samples[touch].offset < 4800)
+        #expect(samples[touch...].allSatisfy { $0.offset == samples[touch].offset })
+    }
+
+    @Test(arguments: ["key F5", "key r ctrl"])
+    func f5AndCtrlRRefreshAsIfPulled(script: String) throws {
+        let (samples, model) = try listReplay(script + "\nwait 600ms\nwait 2s", model: keyModel())
+        #expect(samples.first?.events.contains(.refreshStart) == true)
+        #expect(samples.first?.state == "refreshing")
+        // The list glides open to show the spinner...
+        let open = samples.filter { $0.state == "refreshing" }.map(\.pull).max() ?? 0
+        #expect(abs(open - 64) < 0.5)
+        // ...and the refresh ends as a pulled one does.
+        #expect(samples.contains { $0.events.contains(.refreshEnd) })
+        #expect(model.rows.count == 103 && model.scroll.offset == 0)
+    }
+
+    @Test func aKioskWithoutKeyboardIgnoresKeys() throws {
+        let (samples, _) = try listReplay("key End\nkey F5\nwait 1s", model: keyModel(acceptsKeys: false))
+        #expect(samples.allSatisfy { $0.offset == 0 && $0.state == "idle" && $0.events.isEmpty })
+    }
+
+    @Test func scriptsNameKeysAsSDLDoes() throws {
+        let script = try GestureScript(parsing: "key PageDown\nkey space SHIFT\nkey R ctrl shift\nkey F5")
+        #expect(script.lines.map(\.command) == [.key(.pageDown, []), .key(.space, .shift),
+                                                  .key(.r, [.ctrl, .shift]), .key(.f5, [])])
+        #expect(throws: GestureScript.ParseError(line: 1, column: 5, message: "unknown key 'Tab'; expected one of Up, Down, PageUp, PageDown, Space, Home, End, F5, R")) {
+            try GestureScript(parsing: "key Tab")
+        }
+        #expect(throws: GestureScript.ParseError(line: 1, column: 10, message: "unknown modifier 'alt'; expected shift or ctrl")) {
+            try GestureScript(parsing: "key Down alt")
+        }
+    }
+}
+
+@Suite struct RefreshReportTests {
+    @Test func linesAreShortAndGreppable() {
+        #expect(RefreshReport(ending: .success(rows: 12), duration: 0.8449, rows: 112).logLine == "refreshed: 12 rows in 0.84 s")
+        #expect(RefreshReport(ending: .failure("'sh' exited 2: server unreachable"), duration: 0.1, rows: 100).logLine
+                == "refresh failed: 'sh' exited 2: server unreachable (kept 100 rows)")
+        #expect(RefreshReport(ending: .timedOut(after: 10), duration: 10, rows: 100).logLine
+                == "refresh timed out after 10 s (kept 100 rows)")
+    }
+
+    @Test func theModelReportsEachOutcomeOnTheFrameItEnds() throws {
+        let pull = "down 240 100\nmove 240 500 400ms\nwait 100ms\nup\nwait 12s"
+        let cases: [(any RefreshSource, RefreshReport.Ending)] = [
+            (DemoRefreshSource(duration: 0.84, rowsPerRefresh: 12), .success(rows: 12)),
+            (FailingSource(message: "boom"), .failure("boom")),
+            (HangingSource(), .timedOut(after: 10)),
+        ]
+        for (source, ending) in cases {
+            var driver = ReplayDriver(script: try GestureScript(parsing: pull), fps: 60)
+            var model = makeModel()
+            let inbox = RefreshInbox()
+            var inputs: [TimedInput] = []
+            var reports: [RefreshReport] = []
+            var finished = false
+            while !finished {
+                inputs.removeAll()
+                driver.collectInputs(into: &inputs)
+                inbox.deliver(dueBy: driver.time, modelNow: model.now, into: &inputs)
+                model.step(inputs, to: driver.time)
+                if let r = model.refreshRequest { source.start(RefreshJob(generation: r.generation, startTime: r.startTime, inbox: inbox)) }
+                if model.events.contains(.refreshEnd) || model.events.contains(.refreshError) { reports.append(model.lastRefresh!) }
+                finished = driver.endFrame(model: model)
+            }
+            #expect(reports.map(\.ending) == [ending])
+        }
+    }
+}
