@@ -91,50 +91,6 @@ public struct ArcMesh {
         }
     }
 
-    /// A filled, feathered vertical capsule (the scroll indicator) in the rectangle at
-    /// (x, y) of `width` × `height` pixels: a fan around its middle, half circles at the ends.
-    public mutating func buildCapsule(x: Double, y: Double, width: Double, height: Double,
-                                      color: SDL_Color, opacity: Double) {
-        vertexCount = 0
-        indexCount = 0
-        guard width > 0, height > 0, opacity > 0 else { return }
-        let radius = min(width, height) / 2
-        let cx = x + width / 2
-        let topY = y + radius, bottomY = y + height - radius
-        let a = UInt8(max(0, min(255, (Double(color.a) * opacity).rounded())))
-        vertices[0] = SDL_Vertex(position: SDL_FPoint(x: Float(cx), y: Float(y + height / 2)),
-                                 color: SDL_Color(r: color.r, g: color.g, b: color.b, a: a), tex_coord: SDL_FPoint(x: 0, y: 0))
-        vertexCount = 1
-        // 2 × 9 outline points: the top half circle (π…2π), then the bottom one (0…π).
-        let half = 8
-        for end in 0..<2 {
-            for i in 0...half {
-                let angle = Double.pi * (Double(i) / Double(half) + (end == 0 ? 1 : 0))
-                let centerY = end == 0 ? topY : bottomY
-                for ring in 0..<2 {
-                    // Inner ring solid, outer ring one pixel out and clear: a feathered edge.
-                    let r = radius - 0.25 + Double(ring), alpha = ring == 0 ? a : 0
-                    vertices[vertexCount] = SDL_Vertex(
-                        position: SDL_FPoint(x: Float(cx + r * cos(angle)), y: Float(centerY + r * sin(angle))),
-                        color: SDL_Color(r: color.r, g: color.g, b: color.b, a: alpha), tex_coord: SDL_FPoint(x: 0, y: 0))
-                    vertexCount += 1
-                }
-            }
-        }
-        let points = 2 * (half + 1)
-        for i in 0..<points {
-            let inner = Int32(1 + i * 2), outer = inner + 1
-            let next = Int32(1 + ((i + 1) % points) * 2), nextOuter = next + 1
-            let triangles = (Int32(0), inner, next, inner, outer, next, next, outer, nextOuter)
-            withUnsafeBytes(of: triangles) { raw in
-                for v in raw.bindMemory(to: Int32.self) {
-                    indices[indexCount] = v
-                    indexCount += 1
-                }
-            }
-        }
-    }
-
     /// Submit what was built.
     public func draw(_ renderer: OpaquePointer) {
         guard indexCount > 0 else { return }

@@ -85,11 +85,22 @@ public final class Painter {
         }
     }
 
+    /// The bar as a capsule of plain fills: a rectangle, and rounded ends one pixel row
+    /// at a time. Fills, not geometry: SDL's software renderer allocates for blended
+    /// triangles, and this bar is on screen whenever the list moves.
     private func drawScrollBar(_ bar: ScrollBarScene) {
         let s = scale
-        mesh.buildCapsule(x: bar.x * s, y: bar.y * s, width: bar.width * s, height: bar.height * s,
-                          color: Palette.scrollBar, opacity: bar.opacity)
-        mesh.draw(renderer)
+        let x = bar.x * s, y = (bar.y * s).rounded(), w = bar.width * s, h = (bar.height * s).rounded()
+        let r = min(w, h) / 2
+        let capRows = min(Int(r.rounded(.up)), Int(h / 2))
+        let cap = Double(capRows)
+        fill(x: x, y: y + cap, w: w, h: h - 2 * cap, Palette.scrollBar, alpha: bar.opacity)
+        for i in 0..<capRows {
+            let d = r - (Double(i) + 0.5)            // from the end's centre to this row's middle
+            let inset = r - max(0, r * r - d * d).squareRoot()
+            fill(x: x + inset, y: y + Double(i), w: w - 2 * inset, h: 1, Palette.scrollBar, alpha: bar.opacity)
+            fill(x: x + inset, y: y + h - Double(i) - 1, w: w - 2 * inset, h: 1, Palette.scrollBar, alpha: bar.opacity)
+        }
     }
 
     private func drawStatus(_ status: StatusScene, width: Double) {

@@ -105,7 +105,7 @@ enum Setting: String, CaseIterable {
         case .statusText:
             Spec(kind: .choice(["on", "off"]), source: .shared(.option(\.statusText)),
                  meaning: "The status line under the refresh arc (\"Release to refresh\", \"Updated 12:04\")",
-                 defaultValue: .text("on"), valueName: "on|off", example: "off")
+                 defaultValue: .text("on"), valueName: "on/off", example: "off")
         case .size:
             Spec(kind: .size, source: .shared(.option(\.size)),
                  meaning: "Window size in points", defaultValue: .size(width: 480, height: 800),
