@@ -73,20 +73,56 @@ import Glibc
         #expect(r.stderr.contains(":2:5: unknown key 'Tab'"), "\(r.stderr)")
     }
 
+    /// Polls the live run's streamed frames.csv until `done` holds for it, for up to 20 s.
+    func waitForFrames(in report: String, until done: (Trace) -> Bool) -> Trace? {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let trace = try? Trace(path: report + "/frames.csv"), done(trace) { return trace }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    func count(_ event: String, in trace: Trace) -> Int {
+        trace.rows.filter { ($0["events"] ?? "").split(separator: ";").contains(Substring(event)) }.count
+    }
+
     @Test func liveItLogsTheStartAndOneLinePerRefreshAndTakesKeys() throws {
         let server = try #require(try XServer(), "Xvfb is needed: script/bootstrap --test installs it")
-        let app = try LiveApp(["--no-sound", "--refresh-duration", "300ms"], on: server)
+        let report = CLI.temporaryPath("live")
+        let app = try LiveApp(["--no-sound", "--refresh-duration", "300ms", "--report", report], on: server)
         let window = try #require(try server.window(named: "Overscroll"))
-        Thread.sleep(forTimeInterval: 0.3)
-        for _ in 0..<2 {
+        for n in 1...2 {
             try server.tool("xdotool", ["key", "--window", window, "F5"])
-            Thread.sleep(forTimeInterval: 1.5)
+            let ended = waitForFrames(in: report) { self.count("refresh-end", in: $0) == n }
+            #expect(ended != nil, "refresh \(n) did not end")
         }
         try server.tool("xdotool", ["key", "--window", window, "Escape"])
-        #expect(app.waitForExit(timeout: 3) == 0)
+        #expect(app.waitForExit(timeout: 5) == 0)
         let err = app.stderr
         let log = err.split(separator: "\n").map(String.init)
         #expect(log.first?.wholeMatch(of: /overscroll: started: video x11, renderer \S+, window 480x800 pt \(480x800 px\), refresh [\d.]+ Hz/) != nil, "\(err)")
-        #expect(log.filter { $0.hasPrefix("overscroll: refreshed: 3 rows in 0.3") }.count == 2, "\(err)")
+        #expect(log.filter { $0.hasPrefix("overscroll: refresh") } == Array(repeating: "overscroll: refreshed: 3 rows in 0.30 s", count: 2), "\(err)")
+    }
+
+    @Test(arguments: [
+        (["--refresh-command", "sh -c 'echo server unreachable >&2; exit 2'"],
+         "overscroll: refresh failed: 'sh' exited 2: server unreachable (kept 100 rows)"),
+        (["--refresh-command", "sleep 30", "--refresh-timeout", "1s"],
+         "overscroll: refresh timed out after 1 s (kept 100 rows)"),
+    ])
+    func liveAFailedOrTimedOutCommandLogsItsLineAndKeepsTheRows(extra: [String], line: String) throws {
+        let server = try #require(try XServer(), "Xvfb is needed: script/bootstrap --test installs it")
+        let report = CLI.temporaryPath("live")
+        let app = try LiveApp(["--no-sound", "--report", report] + extra, on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        try server.tool("xdotool", ["key", "--window", window, "F5"])
+        // Until the error has shown and the list is back at rest (the banner gone).
+        let trace = waitForFrames(in: report) { self.count("refresh-error", in: $0) == 1 && $0.rows.last?["state"] == "idle" }
+        #expect(trace?.rows.last?["rows"] == "100")
+        try server.tool("xdotool", ["key", "--window", window, "Escape"])
+        #expect(app.waitForExit(timeout: 5) == 0)
+        let err = app.stderr
+        #expect(err.split(separator: "\n").map(String.init).filter { $0.hasPrefix("overscroll: refresh") } == [line], "\(err)")
     }
 }
