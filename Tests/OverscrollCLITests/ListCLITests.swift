@@ -94,7 +94,8 @@ import Glibc
         let window = try #require(try server.window(named: "Overscroll"))
         for n in 1...2 {
             try server.tool("xdotool", ["key", "--window", window, "F5"])
-            let ended = waitForFrames(in: report) { self.count("refresh-end", in: $0) == n }
+            // Ended, and the list back at rest: a refresh is asked for from idle.
+            let ended = waitForFrames(in: report) { self.count("refresh-end", in: $0) == n && $0.rows.last?["state"] == "idle" }
             #expect(ended != nil, "refresh \(n) did not end")
         }
         try server.tool("xdotool", ["key", "--window", window, "Escape"])
