@@ -6,7 +6,7 @@ import RowSources
 import Synchronization
 
 /// `overscroll-bench fuzz`: random valid gesture scripts — every verb, fingers 1…10, the
-/// mouse, the wheel, waits, CRLF/CR/LF line ends, comments — played on the model at a
+/// mouse, the wheel, keys, waits, CRLF/CR/LF line ends, comments — played on the model at a
 /// random frame rate and size, checking on every frame that every number is finite and in
 /// range and every state is a known one; that motion comes to rest after the script ends;
 /// and that a second run gives a byte-identical trace. Script k of a run uses seed S+k, so
@@ -99,8 +99,12 @@ struct FuzzCase {
             switch Int.random(in: 0..<10, using: &random) {
             case 0, 1:
                 lines.append("wait\(space)\(duration(max: 1500))")
-            case 2:
+            case 2 where Bool.random(using: &random):
                 lines.append("wheel \(Int.random(in: -800...800, using: &random))")
+            case 2:
+                let name = Key.allCases.randomElement(using: &random)!.rawValue
+                let modifier = ["", " shift", " ctrl", " ctrl shift"].randomElement(using: &random)!
+                lines.append("key\(space)\(Bool.random(using: &random) ? name : name.lowercased())\(modifier)")
             case 3, 4:
                 lines.append("\(prefix)down\(space)\(coordinate(width)) \(coordinate(height))")
                 down.insert(key)
@@ -189,7 +193,7 @@ struct FuzzCase {
             TraceFormat.appendRow(&row, frame: frame, model: model)
             trace.append(contentsOf: row.bytes)
             done = driver.endFrame(model: model)
-            if done, !model.isSettled {
+            if done, !model.isMotionSettled {
                 return .failure("still moving \(driver.settleLimit) s after the script's end (state \(model.refresh.state.name), velocity \(model.scroll.velocity))")
             }
         }

@@ -7,7 +7,7 @@ extension GestureScript {
             switch line.command {
             case .down(let pointer, _, _): down[pointer] = line.number
             case .up(let pointer): down[pointer] = nil
-            case .move, .wait, .wheel: break
+            case .move, .wait, .wheel, .key: break
             }
         }
         return down.map { ($0.key, $0.value) }.sorted { $0.line < $1.line }
