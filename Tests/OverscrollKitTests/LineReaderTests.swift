@@ -42,7 +42,7 @@ struct LineReaderTests {
             #expect(try GestureScript(parsing: text) == lf)
         }
         #expect(lf.lines.map(\.number) == [1, 2, 4, 5])
-        #expect(throws: GestureScript.ParseError(line: 3, column: 1, message: "unknown command 'bogus'; expected wait, down, move, up, finger, mouse or wheel")) {
+        #expect(throws: GestureScript.ParseError(line: 3, column: 1, message: "unknown command 'bogus'; expected wait, down, move, up, finger, mouse, wheel or key")) {
             try GestureScript(parsing: "wait 1s\r\nup\r\nbogus\r\n")
         }
     }
