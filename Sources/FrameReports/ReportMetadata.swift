@@ -15,6 +15,10 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
     public var videoDriver: String
     /// SDL's renderer: opengl, opengles2, software, …
     public var renderDriver: String
+    /// "cpu" (the window surface, drawn by the CPU) or "gpu" (an accelerated renderer).
+    public var renderPath: String?
+    /// Why that path was taken, e.g. "X11 without a DRI device: OpenGL would be a software rasterizer".
+    public var renderPathReason: String?
     public var windowPoints: Size
     public var windowPixels: Size
     /// The frame budget the verdicts used.
@@ -56,6 +60,8 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         case programVersion = "program_version"
         case videoDriver = "video_driver"
         case renderDriver = "render_driver"
+        case renderPath = "render_path"
+        case renderPathReason = "render_path_reason"
         case windowPoints = "window_points"
         case windowPixels = "window_pixels"
         case refreshPeriodMs = "refresh_period_ms"
@@ -71,6 +77,8 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         try c.encode(programVersion, forKey: .programVersion)
         try c.encode(videoDriver, forKey: .videoDriver)
         try c.encode(renderDriver, forKey: .renderDriver)
+        try c.encode(renderPath, forKey: .renderPath)
+        try c.encode(renderPathReason, forKey: .renderPathReason)
         try c.encode(windowPoints, forKey: .windowPoints)
         try c.encode(windowPixels, forKey: .windowPixels)
         try c.encode(refreshPeriodMs, forKey: .refreshPeriodMs)

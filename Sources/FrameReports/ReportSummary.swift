@@ -59,7 +59,7 @@ public struct ReportSummary: Sendable, Equatable {
     public static let definitions: [String: String] = [
         "percentiles": "p50…p99.9: the nearest-rank value's HdrHistogram bucket (values rounded to 1 us, buckets 3 significant digits wide, so at most 0.1 % above the value that occurred at that rank, never below), clamped to [min, max]; min, max and mean are exact; never over fps values",
         "interval_ms": "present-to-present interval (virtual 1/fps in replay runs)",
-        "cpu_ms": "CPU time of the thread that ran the frame (CLOCK_THREAD_CPUTIME_ID), from frame start to present done; a present blocked on vsync is not counted, nor is work on other threads (the renderer's own)",
+        "cpu_ms": "CPU time of the whole process, every thread, user + system (CLOCK_PROCESS_CPUTIME_ID), from frame start to present done: the frame's own work, a renderer's worker threads, SDL's audio thread and the watcher thread of a running refresh command (a pipe read, negligible) all count; a present blocked on vsync does not; the refresh command itself is another process and is not counted",
         "latency_ms": "oldest input handled in the frame to present returned; no display feedback, so scan-out is not included",
         "missed_vsyncs": "per frame max(0, round(interval / refresh period) - 1), summed",
         "janky_frames": "frames with missed_vsyncs >= 1",

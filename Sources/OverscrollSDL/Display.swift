@@ -15,8 +15,9 @@ public final class Display {
         public var hidden = false
         /// Forced video driver ("offscreen" for headless replay); nil lets SDL choose.
         public var videoDriver: String?
-        /// Forced render driver ("software" for deterministic headless pixels).
-        public var renderDriver: String?
+        /// Which drawing path: the CPU (SDL's window surface) or the GPU (an accelerated
+        /// SDL renderer); `.auto` decides from what the machine has (`RenderPath.choose`).
+        public var renderer: RendererChoice = .auto
         /// Refuse SDL's headless drivers unless asked for by name: with no X, Wayland or
         /// KMSDRM display SDL falls back to "offscreen", and a window nobody can see
         /// would run for ever.
@@ -38,7 +39,7 @@ public final class Display {
             options.height = height
             options.resizable = false
             options.videoDriver = "offscreen"
-            options.renderDriver = "software"
+            options.renderer = .cpu
             options.hidden = true
             options.vsync = false
             return options
@@ -50,6 +51,9 @@ public final class Display {
     public let videoDriver: String
     public let renderDriver: String
     public let vsync: Bool
+    /// The drawing path taken, and why (for `--verbose` and the report).
+    public let path: RenderPath
+    public let pathReason: String
 
     public init(_ options: Options) throws(SDLError) {
         // SDL turns SIGINT/SIGTERM into SDL_QUIT, which is how `systemctl stop` ends us; a
@@ -61,7 +65,10 @@ public final class Display {
         sigaddset(&termination, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &termination, nil)
         if let driver = options.videoDriver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
-        if let driver = options.renderDriver { SDL_SetHint(SDL_HINT_RENDER_DRIVER, driver) }
+        // The window surface is plain memory (XShm on X11), never an OpenGL texture: on a
+        // machine without a GPU that texture is Mesa's llvmpipe, which costs more CPU than
+        // the drawing itself and 60 MiB of libLLVM.
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
         // Touch and mouse are handled separately; never let SDL turn one into the other.
         SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
         SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
@@ -100,14 +107,15 @@ public final class Display {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
-        // Ask for vsync but not for acceleration, so the software renderer stays a fallback.
-        let wanted = options.vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
-        guard let renderer = SDL_CreateRenderer(window, -1, wanted) ?? SDL_CreateRenderer(window, -1, 0) else {
-            let error = SDLError("cannot create a renderer")
+        let made: (renderer: OpaquePointer, path: RenderPath, reason: String)
+        do { made = try RenderPath.createRenderer(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
             SDL_DestroyWindow(window)
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
+        let renderer = made.renderer
+        path = made.path
+        pathReason = made.reason
         var outputW: Int32 = 0, outputH: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
         do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
@@ -133,6 +141,27 @@ public final class Display {
         SDL_DestroyRenderer(renderer)
         SDL_DestroyWindow(window)
         SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+    }
+
+    /// Whether what was drawn last frame is still there to draw over: on the CPU path the
+    /// window surface keeps its pixels, so a frame repaints only what changed; a GPU back
+    /// buffer is undefined after a present.
+    public var keepsPixels: Bool { path == .cpu }
+
+    /// Shows what was drawn: on the CPU path only `rects` (pixels; nil for the whole
+    /// window) reach the display, on the GPU path the whole frame.
+    public func present(_ rects: [SDL_Rect]?) {
+        switch path {
+        case .gpu:
+            SDL_RenderPresent(renderer)
+        case .cpu:
+            SDL_RenderFlush(renderer)
+            if let rects, !rects.isEmpty {
+                SDL_UpdateWindowSurfaceRects(window, rects, Int32(rects.count))
+            } else if rects == nil {
+                SDL_UpdateWindowSurface(window)
+            }
+        }
     }
 
     /// The window's size in points (layout units).

@@ -17,13 +17,19 @@ final class HUDPainter {
         self.display = display
     }
 
+    /// The panel in pixels: everything the graph draws is inside it.
+    static func panel(scale s: Double, width: Double, height: Double) -> (x: Double, y: Double, w: Double, h: Double) {
+        let w = min(width - 16, 240) * s, h = 96 * s
+        return (width * s - w - 8 * s, height * s - h - 8 * s, w, h)
+    }
+
     /// Drawn at the bottom right, away from the refresh indicator and the error banner.
     func draw(_ graph: HUDScene, text: TextCache, scale: Double, width: Double, height: Double) {
         let renderer = display.renderer
         let samples = graph.samples
         let s = scale
-        let panelW = min(width - 16, 240) * s, panelH = 96 * s
-        let left = width * s - panelW - 8 * s, top = height * s - panelH - 8 * s
+        let frame = Self.panel(scale: s, width: width, height: height)
+        let panelW = frame.w, panelH = frame.h, left = frame.x, top = frame.y
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 190)
         var panel = SDL_FRect(x: Float(left), y: Float(top), w: Float(panelW), h: Float(panelH))

@@ -3,78 +3,242 @@ import OverscrollKit
 
 /// Draws a `Scene` with an SDL renderer. Layout is in points; the painter multiplies by
 /// the pixel density once, here, so the model never knows about pixels.
+///
+/// Each element is drawn by a small function and, if it can change on its own, has a
+/// rectangle (`overlayRect`): when only overlays changed since the last frame and the
+/// display keeps its pixels (the CPU path), only their rectangles are repainted — the
+/// list under them, then the overlays, clipped — and only those reach the screen.
 public final class Painter {
+    private static let overlayOrder: [SceneOverlays] = [.indicator, .banner, .hud]
+
+    /// What a frame drew, and so what to present.
+    public enum Painted: Equatable {
+        case nothing
+        /// The rectangles in `damage`.
+        case rects
+        case whole
+    }
+
     private let display: Display
     private var renderer: OpaquePointer { display.renderer }
     public let text: TextCache
-    private var mesh = ArcMesh()
+    private let rowImages: RowImages
+    private let indicator: IndicatorImage
     private let hud: HUDPainter
     /// The banner's message cut to fit, worked out once per message and width.
     private var bannerFit: (message: String, width: Double, text: String)?
     public private(set) var scale: Double
+    /// This frame's repainted rectangles in pixels, when it repainted parts.
+    public private(set) var damage: [SDL_Rect] = []
+    /// What is on screen is not the last scene (nothing yet, a new surface, an expose):
+    /// the next frame repaints everything.
+    private var invalid = true
+    /// On the CPU path the list is written straight into the window surface
+    /// (`WindowCanvas`); overlays still go through the renderer, which draws there too.
+    private var canvas: WindowCanvas?
+    private var direct = true
 
     public init(display: Display, text: TextCache, scale: Double) {
         self.display = display
         self.text = text
         self.scale = scale
+        rowImages = RowImages(display: display, text: text)
+        indicator = IndicatorImage(display: display)
         hud = HUDPainter(display: display)
+        damage.reserveCapacity(8)
     }
 
     public func setScale(_ newScale: Double) throws(SDLError) {
         scale = newScale
+        invalid = true
         try text.setScale(newScale)
     }
+
+    /// The picture on screen was lost or resized: repaint all of it next frame.
+    public func invalidate() { invalid = true }
 
     /// Draws the whole picture. The scene is everything there is to draw: the painter
     /// reads nothing else.
     public func draw(_ scene: Scene) {
-        let s = scale
-        let width = scene.width * s, height = scene.height * s
-        setColor(Palette.gap)
-        SDL_RenderClear(renderer)
+        _ = draw(scene, since: nil)
+    }
 
-        // The list's own background below its last row (short content, or a bounce past
-        // the bottom); rows paint the rest, so nothing is filled twice.
-        let bottom = max(0, scene.contentBottom * s)
-        if bottom < height { fill(x: 0, y: bottom, w: width, h: height - bottom, Palette.background) }
-        // Behind the rows: the list uncovers it as the gap opens.
-        if let status = scene.status { drawStatus(status, width: width) }
+    /// Draws the whole picture into the current render target (a texture: a rotated
+    /// picture), through the renderer only.
+    func drawIntoTarget(_ scene: Scene) {
+        direct = false
+        defer { direct = true }
+        _ = draw(scene, since: nil)
+    }
 
-        let rowHeight = scene.rowHeight * s
-        let inset = scene.textInset * s
-        text.fit(width: Int(width - 2 * inset))
-        for row in scene.rows {
-            let y = row.y * s
-            fill(x: 0, y: y, w: width, h: rowHeight, Self.rowColor(row))
-            fill(x: 0, y: y + rowHeight - max(1, s.rounded(.down)), w: width, h: max(1, s.rounded(.down)), Palette.separator)
-            if let label = text.row(row.id, text: row.text) {
-                let ty = y + (rowHeight - Double(label.height)) / 2
-                // Rows are drawn in their colour already (emoji keep theirs): no tint.
-                let tx = label.alignment == .right ? width - inset - Double(label.width) : inset
-                blit(label, x: tx, y: ty, color: Palette.flash, alpha: 1)
-            }
+    /// Draws what differs from `previous`, the scene drawn last frame (nil: everything).
+    /// Returns what to present (`present`).
+    public func draw(_ scene: Scene, since previous: Scene?) -> Painted {
+        let change = invalid || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
+        invalid = false
+        damage.removeAll(keepingCapacity: true)
+        // Only a changed list can bring new rows; they are composed before drawing starts.
+        if change == .full {
+            // Rows are cut to the window's width, less the insets.
+            text.fit(width: Int((scene.width - 2 * scene.textInset) * scale))
+            prepareRows(scene)
         }
+        canvas = direct && display.path == .cpu ? WindowCanvas(window: display.window) : nil
+        if let c = canvas, c.pixelFormat != rowImages.format { canvas = nil }
+        switch change {
+        case .none:
+            return .nothing
+        case .full:
+            drawList(scene)
+            drawOverlays(scene)
+            return .whole
+        case .overlays(let parts):
+            let bounds = SDL_Rect(x: 0, y: 0, w: Int32((scene.width * scale).rounded()), h: Int32((scene.height * scale).rounded()))
+            for part in Self.overlayOrder where parts.contains(part) {
+                var area = SDL_Rect()
+                let old = previous.flatMap { overlayRect(part, of: $0) }, new = overlayRect(part, of: scene)
+                switch (old, new) {
+                case let (a?, b?): var a = a, b = b; SDL_UnionRect(&a, &b, &area)
+                case let (a?, nil): area = a
+                case let (nil, b?): area = b
+                case (nil, nil): continue
+                }
+                var clipped = SDL_Rect(), window = bounds
+                guard SDL_IntersectRect(&area, &window, &clipped) == SDL_TRUE else { continue }
+                damage.append(clipped)
+            }
+            for var area in damage {
+                SDL_RenderSetClipRect(renderer, &area)
+                canvas?.clip = area
+                drawList(scene, within: area)
+                drawOverlays(scene)
+            }
+            SDL_RenderSetClipRect(renderer, nil)
+            return damage.isEmpty ? .nothing : .rects
+        }
+    }
 
+    /// Shows what `draw` returned: only the damaged rectangles where the display allows.
+    public func present(_ painted: Painted) {
+        switch painted {
+        case .nothing: display.present(damage)       // flushes; an empty list shows nothing
+        case .rects: display.present(damage)
+        case .whole: display.present(nil)
+        }
+    }
+
+    // MARK: Elements
+
+    /// Composes the images of rows new on screen, before any drawing (it switches targets).
+    private func prepareRows(_ scene: Scene) {
+        rowImages.beginFrame(scale: scale, width: Int32((scene.width * scale).rounded()), visible: scene.rows.count)
+        for row in scene.rows { _ = rowImages.image(for: row) }
+    }
+
+    /// The list: the gap above a pulled list, the rows, the list's own background below
+    /// its last row. Each pixel is painted once.
+    private func drawList(_ scene: Scene, within area: SDL_Rect? = nil) {
+        let s = scale
+        let width = Int32((scene.width * s).rounded()), height = Int32((scene.height * s).rounded())
+        // The renderer draws into the same surface: what it has queued goes first.
+        if canvas != nil { SDL_RenderFlush(renderer) }
+        let top = Int32(min(Double(height), max(0, (scene.contentTop * s).rounded(.down))))
+        if top > 0 { fill(SDL_Rect(x: 0, y: 0, w: width, h: top), Palette.gap) }
+        // Behind the rows: the list uncovers it as the gap opens. Blended by the renderer,
+        // so it is flushed before the rows are written over it.
+        if let status = scene.status {
+            drawStatus(status, width: scene.width * s)
+            if canvas != nil { SDL_RenderFlush(renderer) }
+        }
+        let rowHeight = Int32((scene.rowHeight * s).rounded())
+        let inset = Int32((scene.textInset * s).rounded())
+        for row in scene.rows {
+            var band = SDL_Rect(x: 0, y: Int32(Scene.pixel(row.y, s)), w: width, h: rowHeight)
+            if var area, SDL_HasIntersection(&area, &band) != SDL_TRUE { continue }
+            drawRow(row, in: band, inset: inset)
+        }
+        let bottom = Int32(max(0, (scene.contentBottom * s).rounded(.down)))
+        if bottom < height { fill(SDL_Rect(x: 0, y: max(top, bottom), w: width, h: height - max(top, bottom)), Palette.background) }
+    }
+
+    /// One row in `band`: the text's opaque image, the background around it, the
+    /// separator (the bottom pixel row, at least 1 px). Nothing is painted twice.
+    private func drawRow(_ row: SceneRow, in band: SDL_Rect, inset: Int32) {
+        let line = Int32(max(1, scale.rounded(.down)))
+        let background = Self.rowColor(row)
+        let bottom = band.y + band.h - line
+        fill(SDL_Rect(x: 0, y: bottom, w: band.w, h: line), Palette.separator)
+        guard let image = rowImages.image(for: row) else {
+            fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: bottom - band.y), background)
+            return
+        }
+        let top = band.y + Int32(((Double(band.h) - Double(image.height)) / 2).rounded())
+        // Right-to-left rows end at the right inset.
+        let left = image.alignment == .right ? max(inset, band.w - inset - image.width) : inset
+        let width = max(0, min(image.width, band.w - left))
+        let height = max(0, min(image.height, bottom - top))
+        fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: top - band.y), background)
+        fill(SDL_Rect(x: 0, y: top, w: left, h: height), background)
+        if let canvas, !image.pixels.isEmpty {
+            image.pixels.withUnsafeBufferPointer { p in
+                canvas.copy(p.baseAddress!, imageStride: image.width, width: width, height: height, x: left, y: top)
+            }
+        } else {
+            var source = SDL_Rect(x: 0, y: 0, w: width, h: height)
+            var destination = SDL_Rect(x: left, y: top, w: width, h: height)
+            SDL_RenderCopy(renderer, image.texture, &source, &destination)
+        }
+        fill(SDL_Rect(x: left + width, y: top, w: band.w - left - width, h: height), background)
+        fill(SDL_Rect(x: 0, y: top + height, w: band.w, h: bottom - top - height), background)
+    }
+
+    /// What is drawn over the list, blended, in this order.
+    private func drawOverlays(_ scene: Scene) {
+        let width = scene.width * scale, height = scene.height * scale
         if let indicator = scene.indicator { drawIndicator(indicator, width: scene.width) }
         if let bar = scene.scrollBar { drawScrollBar(bar) }
         if let banner = scene.banner { drawBanner(banner, width: width) }
         if scene.flash > 0 {
-            fill(x: 0, y: 0, w: width, h: height, Palette.flash, alpha: scene.flash)
+            if let canvas {
+                SDL_RenderFlush(renderer)          // the indicator and banner lie under it
+                canvas.blend(Palette.flash, alpha: scene.flash)
+            } else {
+                fill(x: 0, y: 0, w: width, h: height, Palette.flash, alpha: scene.flash)
+            }
         }
-        if let graph = scene.hud { hud.draw(graph, text: text, scale: s, width: scene.width, height: scene.height) }
+        if let graph = scene.hud { hud.draw(graph, text: text, scale: scale, width: scene.width, height: scene.height) }
+    }
+
+    /// Where an overlay of `scene` draws, in pixels, rounded out; nil when it is not shown.
+    private func overlayRect(_ part: SceneOverlays, of scene: Scene) -> SDL_Rect? {
+        let s = scale
+        switch part {
+        case .indicator:
+            guard let indicator = scene.indicator else { return nil }
+            // The disc's radius, its 1 px feather, and a pixel for rounding.
+            let r = (indicator.radius + 8) * s * indicator.scale + 2
+            return pixelRect(x: scene.width / 2 * s - r, y: indicator.centerY * s - r, w: 2 * r, h: 2 * r)
+        case .banner:
+            guard scene.banner != nil else { return nil }
+            let margin = 12 * s
+            return pixelRect(x: margin, y: margin, w: scene.width * s - 2 * margin, h: 40 * s)
+        case .hud:
+            guard scene.hud != nil else { return nil }
+            let frame = HUDPainter.panel(scale: s, width: scene.width, height: scene.height)
+            return pixelRect(x: frame.x, y: frame.y, w: frame.w, h: frame.h)
+        default:
+            return nil
+        }
+    }
+
+    private func pixelRect(x: Double, y: Double, w: Double, h: Double) -> SDL_Rect {
+        let left = (x - 1).rounded(.down), top = (y - 1).rounded(.down)
+        let right = (x + w + 1).rounded(.up), bottom = (y + h + 1).rounded(.up)
+        return SDL_Rect(x: Int32(left), y: Int32(top), w: Int32(right - left), h: Int32(bottom - top))
     }
 
     private func drawIndicator(_ indicator: IndicatorScene, width: Double) {
-        let s = scale
-        let cx = width / 2 * s, cy = indicator.centerY * s
-        let k = indicator.scale
-        mesh.buildDisc(cx: cx, cy: cy, radius: (indicator.radius + 8) * s * k,
-                       color: Palette.indicatorDisc, opacity: indicator.arc.opacity)
-        mesh.draw(renderer)
-        mesh.build(cx: cx, cy: cy, radius: indicator.radius * s * k, thickness: indicator.thickness * s * k,
-                   startTurns: indicator.arc.start, sweepTurns: indicator.arc.sweep,
-                   color: Palette.accent, opacity: indicator.arc.opacity)
-        mesh.draw(renderer)
+        self.indicator.draw(indicator, centerX: width / 2 * scale, scale: scale)
     }
 
     static func rowColor(_ row: SceneRow) -> SDL_Color {
@@ -146,6 +310,14 @@ public final class Painter {
         // Opaque fills skip blending: on the software renderer that is most of a frame.
         SDL_SetRenderDrawBlendMode(renderer, a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
         SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, a)
+    }
+
+    private func fill(_ rect: SDL_Rect, _ color: SDL_Color) {
+        guard rect.w > 0, rect.h > 0 else { return }
+        if let canvas { return canvas.fill(rect, color) }
+        setColor(color)
+        var rect = rect
+        SDL_RenderFillRect(renderer, &rect)
     }
 
     private func fill(x: Double, y: Double, w: Double, h: Double, _ color: SDL_Color, alpha: Double = 1) {

@@ -17,6 +17,8 @@ public final class ReplayRunner {
         public var height = 800
         public var tracePath: String?
         public var window = false
+        /// The drawing path in a window; headless always draws on the CPU.
+        public var renderer: RendererChoice = .cpu
         /// Stop after this much virtual time past the script's end, whatever happens.
         public var settleLimit = 60.0
         /// Write a frame-timing report into this directory.
@@ -40,6 +42,13 @@ public final class ReplayRunner {
         public var traceError: String?
         /// The SIGINT or SIGTERM that stopped the replay early.
         public var stoppedBy: Int32?
+        /// Process CPU seconds (every thread) used before the first frame: start-up.
+        public var startupCPU = 0.0
+        /// Process CPU seconds from the first frame's start to the last frame's end.
+        public var loopCPU = 0.0
+        /// The frames' own CPU (`cpu_ms`) added up: `loopCPU` less what runs between
+        /// frames (writing the trace and the report's rows).
+        public var framesCPU = 0.0
     }
 
     private let session: Session
@@ -61,6 +70,7 @@ public final class ReplayRunner {
             display.vsync = false
             // `--window` promises a window someone sees: no display is exit 69, as live.
             display.requireVisibleDisplay = true
+            display.renderer = options.renderer
         }
         self.options = options
         let report: ReportWriter?
@@ -103,11 +113,13 @@ public final class ReplayRunner {
         let period = 1 / Double(options.fps)
         let shownFrom = MonotonicClock.now()
         SignalHandling.installReplayStop()
+        let loopStart = ProcessCPUClock.now()
+        var framesCPU = 0.0
         /// Where real and virtual time were when the virtual clock began following real time.
         var following: (real: Double, virtual: Double)?
         while !finished {
             let frameStart = MonotonicClock.now()
-            let cpuStart = ThreadCPUClock.now()
+            let cpuStart = ProcessCPUClock.now()
             var quit = false
             while SDL_PollEvent(&event) != 0 {
                 if session.translator.translate(event, windowSize: session.display.sizeInPoints) == .quit { quit = true }
@@ -127,6 +139,7 @@ public final class ReplayRunner {
             timing.frame = frame
             timing.interval = period
             timing.latency = oldest.isFinite ? time - oldest : nil
+            framesCPU += timing.cpuTime
             session.record(timing)
             if let trace {
                 row.clear()
@@ -164,13 +177,16 @@ public final class ReplayRunner {
         }
         let traceError = trace?.commit()
         let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps),
-                              traceError: traceError, stoppedBy: SignalHandling.replayStopRequested)
+                              traceError: traceError, stoppedBy: SignalHandling.replayStopRequested,
+                              startupCPU: loopStart, loopCPU: ProcessCPUClock.now() - loopStart, framesCPU: framesCPU)
         do { try session.finish() } catch { return (summary, error.description) }
         return (summary, nil)
     }
 
     /// The profiler's view of the run, for a benchmark's figures.
     public var profiler: FrameProfiler { session.profiler }
+
+    public var display: Display { session.display }
 
     /// How many rows the list holds now.
     public var rowCount: Int { session.model.rows.count }

@@ -19,8 +19,11 @@ final class Session {
     let report: ReportWriter?
     /// Where refresh work reports back; drained into each frame's input.
     private let inbox: RefreshInbox
-    /// This frame's picture, rebuilt in place every frame.
+    /// This frame's picture and the last one's, rebuilt in place in turn (swapped, never
+    /// copied, so neither is shared when it is rebuilt): the painter repaints what differs.
     private var scene = Scene()
+    private var previous = Scene()
+    private var drawnFrames = 0
     var hudVisible = false
     private var tap = ThreeFingerTap()
     /// The operator's log: one line per refresh outcome, nothing per frame.
@@ -78,15 +81,15 @@ final class Session {
             settings.refreshSource.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
         }
         let updateDone = MonotonicClock.now()
-        render()
+        let painted = render()
         let renderDone = MonotonicClock.now()
-        SDL_RenderPresent(display.renderer)
+        painter.present(painted)
         let presentDone = MonotonicClock.now()
         return FrameTiming(
             frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
             renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
             interval: 0, latency: nil, state: UIState(model: model),
-            threadCPUTime: ThreadCPUClock.now() - cpuStart)
+            processCPUTime: ProcessCPUClock.now() - cpuStart)
     }
 
     /// Record a finished frame: profiler always, report when asked for.
@@ -102,25 +105,30 @@ final class Session {
         try report?.finish(profiler: profiler)
     }
 
-    func render() {
+    @discardableResult
+    func render() -> Painter.Painted {
+        swap(&scene, &previous)
         scene.update(model: model, flashEnabled: settings.flash)
         if hudVisible { scene.showHUD(profiler) } else { scene.hideHUD() }
+        drawnFrames += 1
         guard settings.rotation != .none, let target = rotationTarget() else {
-            painter.draw(scene)
-            return
+            return painter.draw(scene, since: drawnFrames > 1 ? previous : nil)
         }
+        // Turned onto the window as a whole: always the whole picture.
         let renderer = display.renderer
         SDL_SetRenderTarget(renderer, target.texture)
-        painter.draw(scene)
+        painter.drawIntoTarget(scene)
         SDL_SetRenderTarget(renderer, nil)
         let (w, h) = display.sizeInPixels
         var destination = SDL_Rect(x: Int32(w / 2) - target.width / 2, y: Int32(h / 2) - target.height / 2,
                                    w: target.width, h: target.height)
         SDL_RenderCopyEx(renderer, target.texture, nil, &destination, Double(settings.rotation.rawValue), nil, SDL_FLIP_NONE)
+        return .whole
     }
 
     /// The window's size or density changed: resize the model and re-rasterize text.
     func windowChanged(at time: Double) -> TimedInput {
+        painter.invalidate()
         try? painter.setScale(display.pixelScale)
         let size = display.sizeInPoints
         return TimedInput(time: time, event: .resize(width: size.width, height: size.height))

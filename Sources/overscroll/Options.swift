@@ -57,3 +57,14 @@ func warn(_ line: String) {
     FileHandle.standardError.write(Data("overscroll: \(line)\n".utf8))
 }
 
+
+extension ResolvedSettings {
+    /// The drawing path `--renderer` (or the config file) asks for.
+    var renderer: RendererChoice { text(.renderer).flatMap(RendererChoice.init(rawValue:)) ?? .auto }
+
+    /// The `--verbose` line about the display.
+    func describe(_ display: Display) {
+        guard bool(.verbose) else { return }
+        warn("drawing on the \(display.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)): \(display.pathReason)")
+    }
+}

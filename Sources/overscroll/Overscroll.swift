@@ -50,15 +50,18 @@ struct Overscroll: ParsableCommand {
             options.hideCursor = isKiosk && !app.acceptMouse
             options.requireVisibleDisplay = true
             options.displayIndex = resolved.number(.display).map { Int($0) } ?? 0
+            options.renderer = resolved.renderer
             var live = LiveApp.Options()
             live.kiosk = isKiosk
             live.environment = ProcessInfo.processInfo.environment
             live.reportDirectory = resolved.text(.report)
             live.programVersion = Version.string
+            if resolved.bool(.verbose) { live.verbose = warn }
             let liveApp: LiveApp
             do { liveApp = try LiveApp(settings: app, display: options, options: live, warn: warn) } catch {
                 throw Failure(error.description, code: ExitStatus.of(error).rawValue)
             }
+            resolved.describe(liveApp.display)
             if let reportError = liveApp.run() { throw Failure(reportError, code: ExitStatus.writeFailed.rawValue) }
         } catch let failure as Failure {
             fail(failure)

@@ -60,6 +60,7 @@ struct Replay: ParsableCommand {
             options.height = size.height
             options.tracePath = trace
             options.window = window
+            options.renderer = window ? resolved.renderer : .cpu
             options.reportDirectory = resolved.text(.report)
             options.programVersion = Version.string
             options.scriptName = script
@@ -68,7 +69,13 @@ struct Replay: ParsableCommand {
             do { runner = try ReplayRunner(settings: app, options: options, warn: warn) } catch {
                 throw Failure(error.description, code: ExitStatus.of(error).rawValue)
             }
+            resolved.describe(runner.display)
             let result = runner.run()
+            if resolved.bool(.verbose) {
+                let s = result.summary
+                func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
+                warn("process CPU: \(ms(s.startupCPU)) ms start-up, \(ms(s.loopCPU)) ms over \(s.frames) frames, of which the frames' cpu_ms add up to \(ms(s.framesCPU)) ms (the rest: trace and report rows between frames)")
+            }
             if let traceError = result.summary.traceError {
                 throw Failure("\(traceError); the replay stopped there", code: ExitStatus.cannotCreate.rawValue)
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OverscrollSDL
 
 /// Every setting of the window and of `replay`: one entry each, and from it come the
 /// flag (its help, value name and default), the `--config` key (its name and what it
@@ -21,6 +22,8 @@ enum Setting: String, CaseIterable {
     case statusText = "status-text"
     case size
     case report
+    case renderer
+    case verbose
     case fullscreen
     case display
 
@@ -114,6 +117,14 @@ enum Setting: String, CaseIterable {
             Spec(kind: .path, source: .shared(.option(\.report)),
                  meaning: "Write a frame-timing report into this new or empty directory (a live run on quit, SIGINT or SIGTERM; frames.csv streams as it runs)",
                  defaultText: "none", valueName: "dir", example: "out/run1")
+        case .renderer:
+            Spec(kind: .choice(RendererChoice.allCases.map(\.rawValue)), source: .shared(.option(\.renderer)),
+                 meaning: "Draw with the CPU into the window surface, with the GPU, or auto: the GPU only where OpenGL is not a software rasterizer (a headless replay draws on the CPU)",
+                 defaultValue: .text("auto"), valueName: "mode", example: "cpu")
+        case .verbose:
+            Spec(kind: .bool, source: .shared(.on(\.verbose)),
+                 meaning: "Say on stderr which drawing path was taken and why; the window also when its first frame was shown, a replay how its CPU time divides",
+                 defaultValue: .bool(false), example: "true")
         case .fullscreen:
             Spec(kind: .bool, source: .windowOnly(.on(\.fullscreen)),
                  meaning: "Fill the screen", defaultValue: .bool(false), example: "true")

@@ -23,6 +23,8 @@ struct SettingFlags: ParsableArguments {
     @Option(help: Setting.statusText.help) var statusText: String?
     @Option(help: Setting.size.help) var size: String?
     @Option(help: Setting.report.help) var report: String?
+    @Option(help: Setting.renderer.help) var renderer: String?
+    @Flag(help: Setting.verbose.help) var verbose = false
 
     func validate() throws {
         for setting in Setting.allCases {

@@ -10,6 +10,17 @@ import Glibc
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    @Test func aHeadlessReplaySaysItDrewOnTheCPUAndWhy() throws {
+        let dir = CLI.temporaryPath("path-report")
+        let r = try CLI.run(["replay", "Assets/gestures/pull-release.txt", "--report", dir, "--verbose"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("drawing on the cpu path"), "\(r.stderr)")
+        #expect(r.stderr.contains("frames' cpu_ms add up to"), "\(r.stderr)")
+        let metadata = try #require(try json("\(dir)/summary.json")["metadata"] as? [String: Any])
+        #expect(metadata["render_path"] as? String == "cpu")
+        #expect((metadata["render_path_reason"] as? String)?.isEmpty == false)
+    }
+
     @Test func aReplayWritesACompleteReport() throws {
         let dir = CLI.temporaryPath("report")
         let r = try CLI.run(["replay", "Assets/gestures/pull-to-refresh.txt", "--report", dir])

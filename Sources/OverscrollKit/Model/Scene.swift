@@ -63,7 +63,7 @@ public struct HUDScene: Sendable, Equatable {
 /// What to draw this frame: the whole picture as data, so it is testable, can be compared
 /// with the last frame's, and the SDL layer stays a plain painter that sees nothing else.
 /// Built once and updated in place each frame (`update`), so a frame allocates nothing.
-public struct Scene: Sendable {
+public struct Scene: Sendable, Equatable {
     public var width: Double = 0
     public var height: Double = 0
     public var rowHeight: Double = 0

@@ -15,15 +15,16 @@ public struct FrameTiming: Sendable, Equatable {
     /// Input-to-present latency of the oldest input handled this frame; nil when none.
     public var latency: Double?
     public var state: UIState
-    /// CPU time this thread actually spent on the frame (CLOCK_THREAD_CPUTIME_ID), when
-    /// the loop measured it. A present that blocks for vsync is waiting, not working:
+    /// CPU time the whole process spent while the frame ran, every thread
+    /// (CLOCK_PROCESS_CPUTIME_ID), when the loop measured it: a renderer's worker threads
+    /// are the frame's cost too. A present that blocks for vsync is waiting, not working:
     /// wall-clock phases would count the wait as CPU.
-    public var threadCPUTime: Double?
+    public var processCPUTime: Double?
 
     public init(frame: Int, frameStart: Double, inputDone: Double, updateDone: Double,
                 renderDone: Double, presentStart: Double, presentDone: Double,
-                interval: Double, latency: Double? = nil, state: UIState, threadCPUTime: Double? = nil) {
-        self.threadCPUTime = threadCPUTime
+                interval: Double, latency: Double? = nil, state: UIState, processCPUTime: Double? = nil) {
+        self.processCPUTime = processCPUTime
         self.frame = frame
         self.frameStart = frameStart
         self.inputDone = inputDone
@@ -40,10 +41,10 @@ public struct FrameTiming: Sendable, Equatable {
     public var updateTime: Double { updateDone - inputDone }
     public var renderTime: Double { renderDone - updateDone }
     public var presentTime: Double { presentDone - presentStart }
-    /// The CPU's part of the frame: the thread's measured CPU time when there is one;
+    /// The CPU's part of the frame: the process's measured CPU time when there is one;
     /// otherwise the work up to the draw plus the present call. The gap between draw and
     /// present (if the loop has one) is not work, so it is left out.
-    public var cpuTime: Double { threadCPUTime ?? (renderDone - frameStart) + (presentDone - presentStart) }
+    public var cpuTime: Double { processCPUTime ?? (renderDone - frameStart) + (presentDone - presentStart) }
 
     public func duration(of phase: FramePhase) -> Double {
         switch phase {

@@ -24,12 +24,12 @@ public enum MonotonicClock {
     }
 }
 
-/// CPU seconds the calling thread has used: unlike the monotonic clock it stands still
-/// while the thread sleeps or blocks (in a vsync'd present, say). About a syscall per read.
-public enum ThreadCPUClock {
+/// CPU seconds the whole process has used, every thread together (user + system): what a
+/// frame costs, wherever the work ran. A syscall per read (about a microsecond).
+public enum ProcessCPUClock {
     public static func now() -> Double {
         var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

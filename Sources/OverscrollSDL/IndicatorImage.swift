@@ -1,0 +1,171 @@
+import CSDL
+import OverscrollKit
+
+/// The refresh indicator — a disc with a 1 px feathered rim and an anti-aliased arc over
+/// it — rasterized by the CPU into one small texture and blended once.
+///
+/// SDL's software renderer blends each triangle of a mesh through a temporary surface of
+/// its own (a malloc, a fill and a blit per triangle): a turning spinner cost more than
+/// repainting the whole list. Here each pixel's distance and angle from the centre are
+/// worked out once per size and position; while the spinner turns, a frame copies the
+/// disc and shades the few hundred pixels of the ring that the arc covers.
+final class IndicatorImage {
+    /// What the per-pixel tables were made for; they are rebuilt when it changes.
+    private struct Geometry: Equatable {
+        var side: Int32
+        var centerX: Double, centerY: Double     // inside the square, in pixels
+        var discRadius: Double, ringRadius: Double, halfThickness: Double
+    }
+
+    private let display: Display
+    private var texture: OpaquePointer?
+    private var textureSide: Int32 = 0
+    private var geometry: Geometry?
+    /// The disc's coverage of each pixel, 0…1.
+    private var disc: [Float] = []
+    /// The disc alone (ARGB8888, non-premultiplied), at the opacity it was made for.
+    private var base: [UInt32] = []
+    private var baseAlpha: UInt8 = 0
+    private var pixels: [UInt32] = []
+    /// The pixels the ring touches: index into `pixels`, radial coverage, angle in turns.
+    private var ring: [(index: Int32, coverage: Float, angle: Float)] = []
+    /// The arc last shaded into `pixels` (unchanged: only the copy is done again).
+    private var shaded: (start: Double, sweep: Double, alpha: UInt8)?
+
+    init(display: Display) { self.display = display }
+
+    deinit { if let texture { SDL_DestroyTexture(texture) } }
+
+    /// Draws `indicator` centred on `centerX` (pixels), at the painter's density `scale`.
+    func draw(_ indicator: IndicatorScene, centerX: Double, scale s: Double) {
+        let k = indicator.scale
+        let discRadius = (indicator.radius + 8) * s * k
+        let cx = centerX, cy = indicator.centerY * s
+        let reach = discRadius + 2
+        let left = (cx - reach).rounded(.down), top = (cy - reach).rounded(.down)
+        let side = Int32((2 * reach).rounded(.up)) + 2
+        guard side > 0, side < 4096 else { return }
+        let wanted = Geometry(side: side, centerX: cx - left, centerY: cy - top, discRadius: discRadius,
+                              ringRadius: indicator.radius * s * k, halfThickness: indicator.thickness * s * k / 2)
+        if geometry != wanted { layOut(wanted) }
+        let alpha = UInt8(max(0, min(255, (255 * indicator.arc.opacity).rounded())))
+        guard alpha > 0, let texture = texture(side: side) else { return }
+        if baseAlpha != alpha { shadeDisc(alpha: alpha) }
+        if shaded == nil || shaded!.start != indicator.arc.start || shaded!.sweep != indicator.arc.sweep || shaded!.alpha != alpha {
+            shadeArc(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha)
+            var area = SDL_Rect(x: 0, y: 0, w: side, h: side)
+            pixels.withUnsafeBytes { raw in _ = SDL_UpdateTexture(texture, &area, raw.baseAddress, side * 4) }
+        }
+        var destination = SDL_Rect(x: Int32(left), y: Int32(top), w: side, h: side)
+        var source = SDL_Rect(x: 0, y: 0, w: side, h: side)
+        SDL_RenderCopy(display.renderer, texture, &source, &destination)
+    }
+
+    /// Distances and angles of every pixel; the ring's pixels listed apart. A pixel is
+    /// sampled at its integer coordinates, as SDL's triangle rasterizer did, so the
+    /// indicator sits where it always did.
+    private func layOut(_ g: Geometry) {
+        geometry = g
+        // Storage is kept: while a pull moves the indicator this runs every frame.
+        let count = Int(g.side) * Int(g.side)
+        base.removeAll(keepingCapacity: true)
+        base.append(contentsOf: repeatElement(0, count: count))
+        pixels.removeAll(keepingCapacity: true)
+        pixels.append(contentsOf: repeatElement(0, count: count))
+        disc.removeAll(keepingCapacity: true)
+        disc.append(contentsOf: repeatElement(0, count: count))
+        ring.removeAll(keepingCapacity: true)
+        baseAlpha = 0
+        shaded = nil
+        let inner = max(0, g.ringRadius - g.halfThickness), outer = g.ringRadius + g.halfThickness
+        for y in 0..<Int(g.side) {
+            for x in 0..<Int(g.side) {
+                let dx = Double(x) - g.centerX, dy = Double(y) - g.centerY
+                let d = (dx * dx + dy * dy).squareRoot()
+                let index = y * Int(g.side) + x
+                // The disc: coverage 1 to its radius, 0 a pixel further out.
+                disc[index] = Float(min(1, max(0, g.discRadius + 1 - d)))
+                // The ring: full inside its edges, fading to nothing over one pixel on either side.
+                let coverage = min(1, max(0, min(d - (inner - 1), (outer + 1) - d)))
+                guard coverage > 0 else { continue }
+                ring.append((Int32(index), Float(coverage), Self.turns(dy: dy, dx: dx)))
+            }
+        }
+    }
+
+    /// The disc at `alpha`, from the coverage worked out in `layOut`.
+    private func shadeDisc(alpha: UInt8) {
+        baseAlpha = alpha
+        shaded = nil
+        let c = Palette.indicatorDisc
+        let rgb = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+        let scale = Float(alpha)
+        base.withUnsafeMutableBufferPointer { out in
+            disc.withUnsafeBufferPointer { coverage in
+                for i in out.indices {
+                    let a = UInt32((coverage[i] * scale).rounded())
+                    out[i] = a == 0 ? 0 : a << 24 | rgb
+                }
+            }
+        }
+    }
+
+    /// The angle of (dx, dy) in turns, 0…1 clockwise from 3 o'clock (y points down), to
+    /// within 1e-5 turn (a hundredth of a pixel on the ring): a polynomial, not `atan2`,
+    /// because this runs for every ring pixel whenever the indicator moves.
+    static func turns(dy: Double, dx: Double) -> Float {
+        let ax = abs(dx), ay = abs(dy)
+        guard ax > 0 || ay > 0 else { return 0 }
+        let a = min(ax, ay) / max(ax, ay), s = a * a
+        // atan on 0…1 (Abramowitz–Stegun 4.4.49, |error| < 1e-5 rad).
+        var r = ((((0.0208351 * s - 0.0851330) * s + 0.1801410) * s - 0.3302995) * s + 0.9998660) * a
+        if ay > ax { r = Double.pi / 2 - r }
+        if dx < 0 { r = Double.pi - r }
+        if dy < 0 { r = 2 * Double.pi - r }
+        let t = r / (2 * Double.pi)
+        return Float(t >= 1 ? t - 1 : t)
+    }
+
+    /// The disc, then the arc over it (`start`, `sweep` in turns, clockwise from 3 o'clock).
+    private func shadeArc(start: Double, sweep: Double, alpha: UInt8) {
+        shaded = (start, sweep, alpha)
+        pixels.withUnsafeMutableBufferPointer { out in
+            base.withUnsafeBufferPointer { disc in
+                _ = out.initialize(from: disc)
+                guard sweep > 0 else { return }
+                let from = Float(start - start.rounded(.down)), span = Float(min(1, sweep))
+                let accent = Palette.accent
+                let ar = Float(accent.r), ag = Float(accent.g), ab = Float(accent.b)
+                let arcAlpha = Float(alpha) / 255
+                for pixel in ring {
+                    var offset = pixel.angle - from
+                    if offset < 0 { offset += 1 }
+                    guard offset <= span else { continue }
+                    let i = Int(pixel.index)
+                    let below = disc[i]
+                    let a = pixel.coverage * arcAlpha
+                    let da = Float(below >> 24) / 255 * (1 - a)
+                    let outA = a + da
+                    guard outA > 0 else { continue }
+                    // Arc over disc, non-premultiplied: what SDL's blend of the two would give.
+                    let r = (ar * a + Float((below >> 16) & 0xFF) * da) / outA
+                    let gg = (ag * a + Float((below >> 8) & 0xFF) * da) / outA
+                    let b = (ab * a + Float(below & 0xFF) * da) / outA
+                    out[i] = UInt32((outA * 255).rounded()) << 24 | UInt32(r.rounded()) << 16
+                        | UInt32(gg.rounded()) << 8 | UInt32(b.rounded())
+                }
+            }
+        }
+    }
+
+    /// A streaming texture at least `side` square, made again only when it must grow.
+    private func texture(side: Int32) -> OpaquePointer? {
+        if let texture, textureSide >= side { return texture }
+        if let texture { SDL_DestroyTexture(texture) }
+        texture = SDL_CreateTexture(display.renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
+                                    Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), side, side)
+        textureSide = texture == nil ? 0 : side
+        if let texture { SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND) }
+        return texture
+    }
+}

@@ -1,0 +1,130 @@
+import CSDL
+import OverscrollKit
+
+/// Each row's text composed once onto the row's background into an opaque image, so a
+/// frame copies it without blending, the way a toolkit keeps a layer per item; the rest of
+/// the row is plain fills around it (a fill only writes memory, a copy also reads it, and
+/// most of a row is background). Images are kept for the rows on screen and about as many
+/// again (a scroll back finds them); beyond that the least recently used one is dropped.
+final class RowImages {
+    struct Image {
+        var texture: OpaquePointer
+        /// Size in pixels: the text's.
+        var width: Int32
+        var height: Int32
+        var alignment: TextAlignment
+        /// The same image as pixels in `RowImages.format`, on the CPU path (copied straight
+        /// into the window surface).
+        var pixels: [UInt32]
+        var id: Int
+        var text: String
+        /// The row's background (its parity, or highlighted, or selected).
+        var shade: SDL_Color
+        var lastUsed: Int
+    }
+
+    private let display: Display
+    private let text: TextCache
+    private var images: [Int: Image] = [:]
+    /// The density and window width every image was made for (rows are cut to the
+    /// width); a new one drops them all.
+    private var scale = 0.0
+    private var width: Int32 = 0
+    private var frame = 0
+    /// The window's own pixel format where the renderer can draw into it, so a copy onto
+    /// the window surface is a `memcpy` per line, not a conversion.
+    let format: UInt32
+
+    init(display: Display, text: TextCache) {
+        self.display = display
+        self.text = text
+        format = Self.format(for: display)
+        images.reserveCapacity(128)
+    }
+
+    deinit { drop() }
+
+    /// Called once a frame before `image`: the density, the window's width in pixels, and
+    /// how many rows are on screen.
+    func beginFrame(scale: Double, width: Int32, visible: Int) {
+        frame += 1
+        if self.scale != scale || self.width != width {
+            drop()
+            self.scale = scale
+            self.width = width
+        }
+        let limit = 2 * visible + 8
+        while images.count > limit, let oldest = images.values.min(by: { $0.lastUsed < $1.lastUsed }), oldest.lastUsed < frame {
+            images.removeValue(forKey: oldest.id)
+            SDL_DestroyTexture(oldest.texture)
+        }
+    }
+
+    /// The opaque image of `row`'s text on its background, composed if it is new or its
+    /// text or shade changed; nil for a row without text.
+    /// Must not be called while drawing into another target (it switches targets).
+    func image(for row: SceneRow) -> Image? {
+        let shade = Painter.rowColor(row)
+        if var hit = images[row.id] {
+            hit.lastUsed = frame
+            if hit.text != row.text || !hit.shade.same(as: shade) {
+                images.removeValue(forKey: row.id)
+                SDL_DestroyTexture(hit.texture)
+            } else {
+                images[row.id] = hit
+                return hit
+            }
+        }
+        guard let label = text.row(row.id, text: row.text),
+              let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
+                                              label.width, label.height) else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
+        var pixels: [UInt32] = []
+        compose(texture, label: label, background: shade, readBack: display.path == .cpu, into: &pixels)
+        let image = Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
+                          pixels: pixels, id: row.id,
+                          text: row.text, shade: shade, lastUsed: frame)
+        images[row.id] = image
+        return image
+    }
+
+    /// The row's background, then the text blended once, here, instead of every frame.
+    private func compose(_ texture: OpaquePointer, label: TextCache.Entry, background: SDL_Color, readBack: Bool,
+                         into pixels: inout [UInt32]) {
+        let renderer = display.renderer
+        let previous = SDL_GetRenderTarget(renderer)
+        SDL_SetRenderTarget(renderer, texture)
+        defer { SDL_SetRenderTarget(renderer, previous) }
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
+        SDL_SetRenderDrawColor(renderer, background.r, background.g, background.b, 255)
+        var all = SDL_Rect(x: 0, y: 0, w: label.width, h: label.height)
+        SDL_RenderFillRect(renderer, &all)
+        // Rows are rasterized in their colour already (emoji keep theirs): no tint.
+        SDL_SetTextureColorMod(label.texture, 255, 255, 255)
+        SDL_SetTextureAlphaMod(label.texture, 255)
+        SDL_RenderCopy(renderer, label.texture, nil, &all)
+        guard readBack else { return }
+        pixels = Array(repeating: 0, count: Int(label.width) * Int(label.height))
+        pixels.withUnsafeMutableBytes { raw in
+            _ = SDL_RenderReadPixels(renderer, &all, format, raw.baseAddress, label.width * 4)
+        }
+    }
+
+
+    private func drop() {
+        for image in images.values { SDL_DestroyTexture(image.texture) }
+        images.removeAll(keepingCapacity: true)
+    }
+
+    private static func format(for display: Display) -> UInt32 {
+        let window = SDL_GetWindowPixelFormat(display.window)
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(display.renderer, &info)
+        let supported = withUnsafeBytes(of: info.texture_formats) { Array($0.bindMemory(to: UInt32.self).prefix(Int(info.num_texture_formats))) }
+        return display.path == .cpu && supported.contains(window) ? window : SDL_PIXELFORMAT_ARGB8888.rawValue
+    }
+}
+
+private extension SDL_Color {
+    func same(as other: SDL_Color) -> Bool { r == other.r && g == other.g && b == other.b && a == other.a }
+}

@@ -1,0 +1,83 @@
+import CSDL
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The window surface's pixels, written directly on the CPU path: opaque fills and copies
+/// with ordinary stores, clipped to `clip`. SDL's software fill and copy use non-temporal
+/// (streaming) stores, which stall on the short lines a row is cut into: filling a row's
+/// background around its text through SDL cost more than copying the whole row.
+struct WindowCanvas {
+    private let pixels: UnsafeMutablePointer<UInt32>
+    /// Pixels per line.
+    private let stride: Int
+    private let format: UnsafeMutablePointer<SDL_PixelFormat>
+    let bounds: SDL_Rect
+    var clip: SDL_Rect
+
+    /// The window's surface, if it is one 32-bit pixels can be written into.
+    init?(window: OpaquePointer) {
+        guard let surface = SDL_GetWindowSurface(window), let raw = surface.pointee.pixels,
+              surface.pointee.format.pointee.BytesPerPixel == 4, surface.pointee.pitch % 4 == 0 else { return nil }
+        pixels = raw.assumingMemoryBound(to: UInt32.self)
+        stride = Int(surface.pointee.pitch / 4)
+        format = surface.pointee.format
+        bounds = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
+        clip = bounds
+    }
+
+    /// The surface's pixel for an opaque colour.
+    func pixel(_ c: SDL_Color) -> UInt32 { SDL_MapRGB(format, c.r, c.g, c.b) }
+
+    /// The surface's pixel format, for images made to be copied here.
+    var pixelFormat: UInt32 { format.pointee.format }
+
+    func fill(_ rect: SDL_Rect, _ color: SDL_Color) {
+        guard let r = clipped(rect) else { return }
+        let value = Int32(bitPattern: pixel(color))
+        // glibc's wmemset is a vectorized 32-bit fill (wchar_t is 32 bits on Linux).
+        for y in Int(r.y)..<Int(r.y + r.h) {
+            UnsafeMutableRawPointer(pixels + y * stride + Int(r.x)).withMemoryRebound(to: wchar_t.self, capacity: Int(r.w)) {
+                _ = wmemset($0, value, Int(r.w))
+            }
+        }
+    }
+
+    /// Copies the top-left `width` × `height` of `image` (`imageStride` pixels a line, in
+    /// the surface's format) with its top-left corner at (x, y).
+    func copy(_ image: UnsafePointer<UInt32>, imageStride: Int32, width: Int32, height: Int32, x: Int32, y: Int32) {
+        guard let r = clipped(SDL_Rect(x: x, y: y, w: width, h: height)) else { return }
+        let dx = Int(r.x - x), dy = Int(r.y - y)
+        for line in 0..<Int(r.h) {
+            (pixels + (Int(r.y) + line) * stride + Int(r.x))
+                .update(from: image + (dy + line) * Int(imageStride) + dx, count: Int(r.w))
+        }
+    }
+
+    /// Blends `color` at `alpha` (0…1) over every pixel inside `clip` (the threshold
+    /// flash). Two channels at a time in one 32-bit word, so the compiler vectorizes it;
+    /// SDL's blended fill works a channel at a time and cost a millisecond a frame.
+    func blend(_ color: SDL_Color, alpha: Double) {
+        guard let r = clipped(bounds), alpha > 0 else { return }
+        let a = UInt32(max(0, min(256, (alpha * 256).rounded())))
+        let target = pixel(color)
+        let targetRB = target & 0x00FF_00FF, targetAG = (target >> 8) & 0x00FF_00FF
+        for y in Int(r.y)..<Int(r.y + r.h) {
+            let line = UnsafeMutableBufferPointer(start: pixels + y * stride + Int(r.x), count: Int(r.w))
+            for i in line.indices {
+                let p = line[i]
+                let rb = p & 0x00FF_00FF, ag = (p >> 8) & 0x00FF_00FF
+                // p + (target − p)·a per channel; the channels are 8 bits apart in each word.
+                let nrb = (rb &* (256 - a) &+ targetRB &* a) >> 8 & 0x00FF_00FF
+                let nag = (ag &* (256 - a) &+ targetAG &* a) >> 8 & 0x00FF_00FF
+                line[i] = nrb | nag << 8
+            }
+        }
+    }
+
+    private func clipped(_ rect: SDL_Rect) -> SDL_Rect? {
+        var a = rect, b = clip, r = SDL_Rect()
+        guard rect.w > 0, rect.h > 0, SDL_IntersectRect(&a, &b, &r) == SDL_TRUE else { return nil }
+        return r
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import OverscrollKit
+
+@Suite struct SceneDamageTests {
+    func model() -> OverscrollModel {
+        var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
+        c.refreshTimeout = 10
+        return OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0)" })
+    }
+
+    @Test func nothingOnScreenMeansEverything() {
+        #expect(Scene(model: model()).damage(since: nil) == .full)
+    }
+
+    @Test func theSameSceneNeedsNothing() {
+        let scene = Scene(model: model())
+        #expect(scene.damage(since: scene) == .none)
+    }
+
+    @Test func aScrollRepaintsAllButLessThanAPixelRepaintsNothing() {
+        let before = Scene(model: model())
+        var moved = before
+        for i in moved.rows.indices { moved.rows[i].y -= 0.3 }
+        moved.contentTop -= 0.3
+        moved.contentBottom -= 0.3
+        // Row 0 at y 0 moves to -0.3: drawn from pixel -1 instead of 0.
+        #expect(moved.damage(since: before, pixelScale: 1) == .full)
+        var shifted = before
+        for i in shifted.rows.indices { shifted.rows[i].y += 0.3 }
+        shifted.contentTop += 0.3
+        shifted.contentBottom += 0.3
+        #expect(shifted.damage(since: before, pixelScale: 1) == .none)
+        #expect(shifted.damage(since: before, pixelScale: 4) == .full)
+    }
+
+    @Test func overlaysAloneRepaintOnlyThemselves() {
+        let before = Scene(model: model())
+        var after = before
+        after.banner = BannerScene(message: "refresh failed", opacity: 1)
+        #expect(after.damage(since: before) == .overlays(.banner))
+        after.indicator = IndicatorScene(centerY: 30, radius: 14, thickness: 3.5,
+                                         arc: ArcShape(start: 0, sweep: 0.5, opacity: 1), scale: 1)
+        #expect(after.damage(since: before) == .overlays([.banner, .indicator]))
+        after.flash = 0.2
+        #expect(after.damage(since: before) == .full)
+    }
+}

@@ -1,0 +1,59 @@
+import CSDL
+import Foundation
+import OverscrollKit
+import Testing
+@testable import OverscrollSDL
+
+/// A refreshing model whose list has come to rest at the held pull: only the spinner turns.
+func spinningModel() -> OverscrollModel {
+    var model = pullUntilCrossing()
+    let t = model.now
+    model.step([TimedInput(time: t, event: .pointerUp(PointerID(1)))], to: t)
+    model.step([], to: t + 2)
+    return model
+}
+
+extension SDLSuite { @Suite struct DamageRenderTests {
+    @Test(arguments: [1.0, 2.0])
+    func aTurningSpinnerRepaintsOnlyItsSquareAndLooksLikeAFullDraw(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        var model = spinningModel()
+        #expect(model.refresh.state.name == "refreshing")
+        let first = Scene(model: model)
+        #expect(headless.painter.draw(first, since: nil) == .whole)
+        model.step([], to: model.now + 0.1)
+        let second = Scene(model: model)
+        #expect(second.indicator != first.indicator && second.rows == first.rows)
+
+        #expect(headless.painter.draw(second, since: first) == .rects)
+        let repainted = headless.painter.damage.reduce(0) { $0 + Int($1.w) * Int($1.h) }
+        #expect(repainted > 0 && Double(repainted) < 480 * 800 * scale * scale / 50, "\(headless.painter.damage)")
+        let partial = headless.readPixels()
+        headless.painter.draw(second)
+        let whole = headless.readPixels()
+        let differing = zip(partial.pixels, whole.pixels).filter { $0 != $1 }.count
+        #expect(differing == 0)
+    }
+
+    @Test func anUnchangedSceneDrawsNothingAndAScrollDrawsEverything() throws {
+        let headless = try Headless()
+        var model = pulledModel(fingerTravel: 0)
+        model.step([TimedInput(time: 1, event: .pointerUp(PointerID(1)))], to: 1)
+        let still = Scene(model: model)
+        #expect(headless.painter.draw(still, since: nil) == .whole)
+        #expect(headless.painter.draw(still, since: still) == .nothing)
+        model.step([TimedInput(time: 1.1, event: .wheel(dy: 28))], to: 1.1)
+        #expect(headless.painter.draw(Scene(model: model), since: still) == .whole)
+    }
+
+    @Test func theCPUPathNeverLoadsMesa() throws {
+        let headless = try Headless()
+        #expect(headless.display.path == .cpu)
+        _ = headless.render(spinningModel())
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        for library in ["libLLVM", "swrast_dri", "libGLX_mesa", "libEGL_mesa"] {
+            #expect(!maps.contains(library), "\(library) is mapped")
+        }
+    }
+}
+}
