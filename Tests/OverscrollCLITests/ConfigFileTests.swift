@@ -31,7 +31,7 @@ import Testing
         ("rotate = 45\n", ":1: 'rotate' must be 0, 90, 180 or 270"),
         ("refresh-timeout = \"soon\"\n", ":1: 'refresh-timeout' must be a duration greater than 0"),
         ("flash = \"no\"\n", ":1: 'flash' must be true or false"),
-        ("renderer = \"fast\"\n", ":1: 'renderer' must be \"auto\", \"gpu\" or \"cpu\""),
+        ("renderer = \"fast\"\n", ":1: 'renderer' must be one of auto, gpu, cpu"),
         ("threshold = = 3\n", ":1:"),
     ])
     func badFilesNameTheFileLineKeyAndWhatIsAllowed(text: String, expected: String) throws {
