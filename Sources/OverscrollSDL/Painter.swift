@@ -9,7 +9,7 @@ import OverscrollKit
 /// display keeps its pixels (the CPU path), only their rectangles are repainted — the
 /// list under them, then the overlays, clipped — and only those reach the screen.
 public final class Painter {
-    private static let overlayOrder: [SceneOverlays] = [.indicator, .banner, .hud]
+    private static let overlayOrder: [SceneOverlays] = [.indicator, .scrollBar, .banner, .hud]
 
     /// What a frame drew, and so what to present.
     public enum Painted: Equatable {
@@ -222,6 +222,9 @@ public final class Painter {
             guard scene.banner != nil else { return nil }
             let margin = 12 * s
             return pixelRect(x: margin, y: margin, w: scene.width * s - 2 * margin, h: 40 * s)
+        case .scrollBar:
+            guard let bar = scene.scrollBar else { return nil }
+            return pixelRect(x: bar.x * s, y: bar.y * s, w: bar.width * s, h: bar.height * s)
         case .hud:
             guard scene.hud != nil else { return nil }
             let frame = HUDPainter.panel(scale: s, width: scene.width, height: scene.height)

@@ -41,6 +41,11 @@ import Testing
         after.indicator = IndicatorScene(centerY: 30, radius: 14, thickness: 3.5,
                                          arc: ArcShape(start: 0, sweep: 0.5, opacity: 1), scale: 1)
         #expect(after.damage(since: before) == .overlays([.banner, .indicator]))
+        var fading = before
+        fading.scrollBar = ScrollBarScene(x: 470, y: 10, width: 4, height: 80, opacity: 0.5)
+        var faded = fading
+        faded.scrollBar?.opacity = 0.25
+        #expect(faded.damage(since: fading) == .overlays(.scrollBar))
         after.flash = 0.2
         #expect(after.damage(since: before) == .full)
     }

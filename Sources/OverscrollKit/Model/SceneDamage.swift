@@ -7,6 +7,7 @@ public struct SceneOverlays: OptionSet, Sendable, Hashable {
     public static let indicator = SceneOverlays(rawValue: 1 << 0)
     public static let banner = SceneOverlays(rawValue: 1 << 1)
     public static let hud = SceneOverlays(rawValue: 1 << 2)
+    public static let scrollBar = SceneOverlays(rawValue: 1 << 3)
 }
 
 /// What must be repainted to turn the last frame's picture into this one's.
@@ -34,11 +35,14 @@ extension Scene {
         if indicator != previous.indicator { overlays.insert(.indicator) }
         if banner != previous.banner { overlays.insert(.banner) }
         if hud != previous.hud { overlays.insert(.hud) }
+        // The bar fades after the list stops: its own rectangle, not the whole window.
+        if scrollBar != previous.scrollBar { overlays.insert(.scrollBar) }
         // Copies share the rows' storage; clearing the overlays on them allocates nothing.
         var now = self, before = previous
         now.indicator = nil; before.indicator = nil
         now.banner = nil; before.banner = nil
         now.hud = nil; before.hud = nil
+        now.scrollBar = nil; before.scrollBar = nil
         if Self.sameOnPixels(rows, previous.rows, pixelScale) {
             now.rows = before.rows              // shares storage: no copy
             now.contentTop = Self.pixel(contentTop, pixelScale); before.contentTop = Self.pixel(previous.contentTop, pixelScale)
