@@ -117,8 +117,10 @@ public final class ReportWriter {
         try result.get()
     }
 
-    /// Writes every file it can, summary.json last, and throws the first failure: a full
-    /// disk that loses trace.json should not also lose the summary.
+    /// Writes trace.json and frames.svg, then summary.json last, and throws the first
+    /// failure. summary.json is what marks a report complete (`overscroll report` reads
+    /// it): it is written only when frames.csv and the other files were, so a full disk
+    /// never leaves a report that looks whole but lacks rows or files.
     private func complete(_ profiler: FrameProfiler) throws(ReportWriterError) {
         var firstError = sink.close()
         func attempt(_ step: () throws(ReportWriterError) -> Void) {
@@ -135,6 +137,7 @@ public final class ReportWriter {
                                            subtitle: chartSubtitle(profiler))
             try AtomicFile.write(Array(svg.utf8), to: Self.path(directory, FrameChartSVG.fileName))
         }
+        if let firstError { throw firstError }
         attempt { () throws(ReportWriterError) in
             let summary = ReportSummary(metadata: metadata, profiler: profiler,
                                         traceFramesKept: trace.count, csvRowsDropped: sink.droppedRows)
