@@ -27,6 +27,10 @@ public struct AppSettings: Sendable {
     /// What time of day model time 0 is: the fixed `WallClock.replay` unless the live
     /// program sets the real one.
     public var wallClock = WallClock.replay
+    /// Refresh on a timer, this long after the last refresh ended.
+    public var refreshEvery: Double?
+    /// Glide back to the top after this long with no touch.
+    public var idleReset: Double?
 
     public init(rows: [String], fontPath: String) {
         self.rows = rows
@@ -42,6 +46,8 @@ public struct AppSettings: Sendable {
         c.acceptsKeys = acceptKeys
         c.showsStatusText = statusText
         c.wallClock = wallClock
+        c.refreshEvery = refreshEvery
+        c.idleReset = idleReset
         return OverscrollModel(configuration: c, rows: rows)
     }
 }
