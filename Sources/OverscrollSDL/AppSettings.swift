@@ -39,6 +39,11 @@ public struct AppSettings: Sendable {
 
     /// The model these settings describe.
     public func makeModel(width: Double, height: Double) -> OverscrollModel {
+        OverscrollModel(configuration: modelConfiguration(width: width, height: height), rows: rows)
+    }
+
+    /// The model's configuration these settings describe (a reload applies it in place).
+    public func modelConfiguration(width: Double, height: Double) -> OverscrollModel.Configuration {
         var c = OverscrollModel.Configuration(viewportWidth: width, viewportHeight: height, threshold: threshold)
         c.refreshTimeout = refreshTimeout
         c.refreshMerge = refreshMerge
@@ -48,6 +53,6 @@ public struct AppSettings: Sendable {
         c.wallClock = wallClock
         c.refreshEvery = refreshEvery
         c.idleReset = idleReset
-        return OverscrollModel(configuration: c, rows: rows)
+        return c
     }
 }

@@ -28,6 +28,7 @@ enum Setting: String, CaseIterable {
     case display
     case refreshEvery = "refresh-every"
     case idleReset = "idle-reset"
+    case metrics
 
     /// The config key, and the flag without its `--`.
     var key: String { rawValue }
@@ -142,6 +143,10 @@ enum Setting: String, CaseIterable {
             Spec(kind: .positiveDuration, source: .shared(.option(\.idleReset)),
                  meaning: "After this long with no touch, glide back to the top and clear any banner",
                  defaultText: "never", valueName: "duration", example: "2m")
+        case .metrics:
+            Spec(kind: .path, source: .windowOnly(.option(\.metrics)),
+                 meaning: "Write Prometheus metrics here every few seconds and at exit, for node_exporter's textfile collector (name it *.prom)",
+                 defaultText: "none", valueName: "file", example: "/var/lib/prometheus/node-exporter/overscroll.prom")
         }
     }
 

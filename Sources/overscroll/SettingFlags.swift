@@ -45,6 +45,7 @@ struct SettingFlags: ParsableArguments {
 struct WindowFlags: ParsableArguments {
     @Flag(help: Setting.fullscreen.help) var fullscreen = false
     @Option(parsing: .unconditional, help: Setting.display.help) var display: String?
+    @Option(help: Setting.metrics.help) var metrics: String?
 
     func validate() throws {
         for setting in Setting.allCases {
