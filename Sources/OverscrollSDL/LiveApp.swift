@@ -128,6 +128,7 @@ public final class LiveApp {
                 displayWatch.enterSDL()
                 let woken = SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0
                 displayWatch.leaveSDL()
+                if let lost = displayWatch.lost { displayWatch.lose(lost) }
                 if woken {
                     running = handle(event)
                 } else {
