@@ -35,6 +35,9 @@ public final class LiveApp {
     private var screen: ScreenFollower
     private var reload: ReloadSignal?
     private let warn: (String) -> Void
+    /// Keep drawing until then (monotonic seconds), though nothing moves: the window was
+    /// just resized to a new screen and the server catches up over a few frames.
+    private var redrawUntil = -Double.infinity
     private var inputs: [TimedInput] = []
     private var presentAverage = 0.0
     /// Monotonic time the oldest input handled this frame was drained.
@@ -115,8 +118,10 @@ public final class LiveApp {
             var slept = false
             if let lost = displayWatch.lost { displayWatch.lose(lost) }
             if let settings = reload?.take() { session.apply(settings, at: session.model.now, warn: warn) }
-            if options.followScreen { _ = screen.follow(session.display, now: MonotonicClock.now()) }
-            if session.model.isSettled && frame > 0 {
+            if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
+                redrawUntil = MonotonicClock.now() + 0.5
+            }
+            if session.model.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil {
                 // Nothing moves and the still screen is drawn: sleep until input arrives,
                 // or until the model's next timer (a timed refresh, an idle reset). The
                 // timeout also keeps the watchdog fed and the screen size looked at; it

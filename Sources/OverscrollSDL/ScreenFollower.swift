@@ -12,8 +12,9 @@ struct ScreenFollower {
 
     init(native: NativeDisplay) { self.native = native }
 
-    /// Resizes the window to the screen if they differ; true when it did (the size change
-    /// then arrives from SDL as a window event, after the renderer has followed).
+    /// Resizes the window to the screen if they differ; true when it did. The loop then
+    /// redraws for a moment: the server applies the new size (and exposes the window)
+    /// after this returns.
     mutating func follow(_ display: Display, now: Double) -> Bool {
         guard now - lastCheck >= Self.checkInterval else { return false }
         lastCheck = now
@@ -24,7 +25,6 @@ struct ScreenFollower {
         // SDL ignores a new size for a fullscreen window and would put back the size it
         // remembers: cover the screen as a plain borderless window instead.
         SDL_SetWindowFullscreen(display.window, 0)
-        SDL_SetWindowBordered(display.window, SDL_FALSE)
         SDL_SetWindowPosition(display.window, 0, 0)
         SDL_SetWindowSize(display.window, Int32(screen.width), Int32(screen.height))
         return true
