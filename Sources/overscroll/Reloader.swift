@@ -6,8 +6,8 @@ import Synchronization
 /// at start, flags still winning. A file with an error is refused with its FILE:LINE
 /// message and the running settings stay. Runs on the reload thread, never the frame loop.
 final class Reloader: Sendable {
-    nonisolated(unsafe) private let flags: SettingFlags
-    nonisolated(unsafe) private let window: WindowFlags
+    private let flags: SettingFlags
+    private let window: WindowFlags
     /// The file as last applied, to say what a reload changed.
     private let applied: Mutex<[Setting: SettingValue]>
 
