@@ -41,7 +41,7 @@ public struct FleetMetrics: Sendable, Equatable {
         metric("overscroll_janky_frames_total", "counter", "Frames that missed at least one vsync.", [("", Double(jankyFrames))])
         metric("overscroll_frame_interval_seconds", "summary", "Time from one presented frame to the next.",
                Self.summary(interval, sum: intervalSum))
-        metric("overscroll_frame_cpu_seconds", "summary", "CPU time the render thread spent on a frame.",
+        metric("overscroll_frame_cpu_seconds", "summary", "CPU time the process spent on a frame (as the report's cpu_ms).",
                Self.summary(cpu, sum: cpu.map { $0.mean * Double($0.count) / 1000 } ?? 0))
         metric("overscroll_refresh_total", "counter", "Refreshes ended, by result.",
                [("{result=\"ok\"}", Double(refreshesOK)), ("{result=\"failed\"}", Double(refreshesFailed)),

@@ -12,7 +12,7 @@ import ProfilerTestSupport
             // Every tenth frame takes two refresh periods: janky.
             var t = FrameTiming(frame: i, frameStart: 0, inputDone: 0, updateDone: 0, renderDone: 0, presentStart: 0,
                                 presentDone: 0, interval: i % 10 == 0 ? 2.0 / 60 : 1.0 / 60, latency: nil, state: .idle,
-                                threadCPUTime: 0.002)
+                                processCPUTime: 0.002)
             t.frame = i
             profiler.record(t)
         }
