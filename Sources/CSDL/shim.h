@@ -24,4 +24,27 @@ static const FriBidiParType CSDL_FRIBIDI_PAR_RTL = FRIBIDI_PAR_RTL;
 static inline int CSDL_WindowPosCenteredDisplay(int display) {
     return (int)SDL_WINDOWPOS_CENTERED_DISPLAY(display);
 }
+// The window's native connection (the X11 Display* or the Wayland wl_display*), for
+// noticing a lost display and the screen's real size. SDL_syswm.h would bring in Xlib,
+// whose `Display` and `Window` clash with names on the Swift side; only the connection is
+// needed, and it leads the union for both drivers. The union is given ample room.
+struct SDL_SysWMinfo;
+extern DECLSPEC SDL_bool SDLCALL SDL_GetWindowWMInfo(SDL_Window *window, struct SDL_SysWMinfo *info);
+typedef struct CSDL_WMInfo {
+    SDL_version version;
+    int subsystem;
+    union { void *connection; Uint8 room[512]; } info;
+} CSDL_WMInfo;
+static const int CSDL_SYSWM_X11 = 2;
+static const int CSDL_SYSWM_WAYLAND = 6;
+
+static inline int CSDL_NativeConnection(SDL_Window *window, int *subsystem, void **connection) {
+    CSDL_WMInfo info;
+    SDL_memset(&info, 0, sizeof info);
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(window, (struct SDL_SysWMinfo *)&info)) return 0;
+    *subsystem = info.subsystem;
+    *connection = info.info.connection;
+    return 1;
+}
 #endif

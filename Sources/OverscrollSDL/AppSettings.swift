@@ -27,6 +27,10 @@ public struct AppSettings: Sendable {
     /// What time of day model time 0 is: the fixed `WallClock.replay` unless the live
     /// program sets the real one.
     public var wallClock = WallClock.replay
+    /// Refresh on a timer, this long after the last refresh ended.
+    public var refreshEvery: Double?
+    /// Glide back to the top after this long with no touch.
+    public var idleReset: Double?
 
     public init(rows: [String], fontPath: String) {
         self.rows = rows
@@ -35,6 +39,11 @@ public struct AppSettings: Sendable {
 
     /// The model these settings describe.
     public func makeModel(width: Double, height: Double) -> OverscrollModel {
+        OverscrollModel(configuration: modelConfiguration(width: width, height: height), rows: rows)
+    }
+
+    /// The model's configuration these settings describe (a reload applies it in place).
+    public func modelConfiguration(width: Double, height: Double) -> OverscrollModel.Configuration {
         var c = OverscrollModel.Configuration(viewportWidth: width, viewportHeight: height, threshold: threshold)
         c.refreshTimeout = refreshTimeout
         c.refreshMerge = refreshMerge
@@ -42,6 +51,8 @@ public struct AppSettings: Sendable {
         c.acceptsKeys = acceptKeys
         c.showsStatusText = statusText
         c.wallClock = wallClock
-        return OverscrollModel(configuration: c, rows: rows)
+        c.refreshEvery = refreshEvery
+        c.idleReset = idleReset
+        return c
     }
 }

@@ -17,6 +17,12 @@ public final class LiveApp {
         public var programVersion = "unknown"
         /// Where `--verbose` lines go (nil: nowhere).
         public var verbose: ((String) -> Void)?
+        /// Keep the window covering the screen when the screen changes size.
+        public var followScreen = false
+        /// `--metrics FILE`: Prometheus text for node_exporter's textfile collector.
+        public var metricsPath: String?
+        /// SIGHUP: builds the settings anew (nil: refused, already said why).
+        public var reload: (@Sendable () -> AppSettings?)?
         public init() {}
     }
 
@@ -24,6 +30,14 @@ public final class LiveApp {
     private let options: Options
     private var clock = LiveClock()
     private let notifier: SystemdNotifier
+    private let metrics: MetricsWriter?
+    private let displayWatch: DisplayLossWatch
+    private var screen: ScreenFollower
+    private var reload: ReloadSignal?
+    private let warn: (String) -> Void
+    /// Keep drawing until then (monotonic seconds), though nothing moves: the window was
+    /// just resized to a new screen and the server catches up over a few frames.
+    private var redrawUntil = -Double.infinity
     private var inputs: [TimedInput] = []
     private var presentAverage = 0.0
     /// Monotonic time the oldest input handled this frame was drained.
@@ -56,9 +70,33 @@ public final class LiveApp {
             throw .display(error)
         }
         self.options = options
+        self.warn = warn
         notifier = SystemdNotifier(environment: options.environment)
         warn(Self.startLine(display))
         inputs.reserveCapacity(256)
+        nonisolated(unsafe) let sendableWarn = warn
+        metrics = options.metricsPath.map { MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, warn: { sendableWarn($0) }) }
+        let native = NativeDisplay(window: display.window)
+        screen = ScreenFollower(native: native)
+        let wake: @Sendable () -> Void = {
+            var event = SDL_Event()
+            event.type = SDL_USEREVENT.rawValue
+            SDL_PushEvent(&event)
+        }
+        let reportDirectory = options.reportDirectory
+        displayWatch = DisplayLossWatch(native: native, wake: wake) { [session, metrics] lost in
+            var line = lost
+            do {
+                try session.finish()
+                if let reportDirectory { line += "; report written to \(reportDirectory)" }
+            } catch {
+                line += "; \(error)"
+            }
+            metrics?.finish()
+            sendableWarn("\(line); exiting \(DisplayLossWatch.exitStatus) so the service manager can restart it")
+        }
+        session.displayWatch = displayWatch
+        if let load = options.reload { reload = ReloadSignal(load: load, wake: wake) }
     }
 
     public var display: Display { session.display }
@@ -72,19 +110,37 @@ public final class LiveApp {
         var event = SDL_Event()
         var frame = 0
         var lastPresent: Double?
+        metrics?.start()
+        displayWatch.start()
         while running {
             inputs.removeAll(keepingCapacity: true)
             oldestArrival = nil
             var slept = false
-            if session.model.isSettled && frame > 0 {
-                // Nothing moves and the still screen is drawn: sleep until input arrives.
-                // The timeout only keeps the watchdog fed; it draws nothing.
-                let timeout = Int32(min(1000, (notifier.watchdogInterval ?? 1) * 1000))
-                guard SDL_WaitEventTimeout(&event, timeout) != 0 else {
-                    notifier.frame(now: MonotonicClock.now())
-                    continue
+            if let lost = displayWatch.lost { displayWatch.lose(lost) }
+            if let settings = reload?.take() { session.apply(settings, at: session.model.now, warn: warn) }
+            if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
+                redrawUntil = MonotonicClock.now() + 0.5
+            }
+            if session.model.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil {
+                // Nothing moves and the still screen is drawn: sleep until input arrives,
+                // or until the model's next timer (a timed refresh, an idle reset). The
+                // timeout also keeps the watchdog fed and the screen size looked at; it
+                // draws nothing unless a timer is due.
+                var timeout = min(1000, (notifier.watchdogInterval ?? 1) * 1000)
+                if let due = session.model.nextTimer {
+                    timeout = min(timeout, max(0, (clock.realTime(ofModel: due) - clock.now()) * 1000))
                 }
-                running = handle(event)
+                displayWatch.enterSDL()
+                let woken = SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0
+                displayWatch.leaveSDL()
+                if let lost = displayWatch.lost { displayWatch.lose(lost) }
+                if woken {
+                    running = handle(event)
+                } else {
+                    notifier.frame(now: MonotonicClock.now())
+                    // Nothing happened: sleep on, unless a timer is due, which needs a frame.
+                    guard let due = session.model.nextTimer, clock.realTime(ofModel: due) <= clock.now() else { continue }
+                }
                 clock.resume()
                 nextDeadline = clock.now()
                 slept = true
@@ -107,6 +163,7 @@ public final class LiveApp {
             timing.latency = oldestArrival.map { presentDone - $0 }
             lastPresent = presentDone
             session.record(timing)
+            metrics?.record(timing, model: session.model)
             if frame == 0 {
                 notifier.ready(status: "showing \(session.model.rows.count) rows")
                 // A benchmark reads the monotonic stamp; people read the milliseconds.
@@ -118,6 +175,9 @@ public final class LiveApp {
             nextDeadline = pace(after: nextDeadline, period: period)
         }
         notifier.stopping()
+        displayWatch.stop()
+        reload?.stop()
+        defer { metrics?.finish() }
         do { try session.finish() } catch { return error.description }
         return nil
     }

@@ -49,6 +49,9 @@ struct LiveClock {
         return WallClock(start: wall - now(), utcOffset: Double(local.tm_gmtoff))
     }
 
+    /// When model time `t` comes on the real clock (for sleeping until a timer is due).
+    func realTime(ofModel t: Double) -> Double { t + skipped }
+
     /// After sleeping on input while nothing moved, the gap is not a stall.
     mutating func resume() { lastFrame = nil }
 

@@ -9,8 +9,12 @@ import RowSources
 final class Session {
     let display: Display
     let painter: Painter
-    let sound: FeedbackSound
-    let settings: AppSettings
+    private(set) var sound: FeedbackSound
+    private(set) var settings: AppSettings
+    /// Refresh sources replaced by a reload: work they still run is stopped at the end.
+    private var retiredSources: [any RefreshSource] = []
+    /// Set in a live run: told when presenting, which a dead display can keep from returning.
+    var displayWatch: DisplayLossWatch?
     private(set) var model: OverscrollModel
     let translator = InputTranslator()
     /// Always on: every frame is timed by phase and judged against the refresh period.
@@ -83,7 +87,9 @@ final class Session {
         let updateDone = MonotonicClock.now()
         let painted = render()
         let renderDone = MonotonicClock.now()
+        displayWatch?.enterSDL()
         painter.present(painted)
+        displayWatch?.leaveSDL()
         let presentDone = MonotonicClock.now()
         return FrameTiming(
             frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
@@ -102,7 +108,21 @@ final class Session {
     /// the report's closing files; safe to call more than once.
     func finish() throws(ReportWriterError) {
         settings.refreshSource.cancelAll()
+        for source in retiredSources { source.cancelAll() }
         try report?.finish(profiler: profiler)
+    }
+
+    /// New settings while running (a reload): timers, threshold and timeouts, the refresh
+    /// work, flash and sound, and the rows if the content changed. The window, the report
+    /// and the list's position stay; a refresh already running finishes with its old work.
+    func apply(_ new: AppSettings, at time: Double, warn: (String) -> Void) {
+        let old = settings
+        settings = new
+        // The size the model has now, not the window's at start.
+        model.reconfigure(new.modelConfiguration(width: model.viewportWidth, height: model.scroll.viewportHeight))
+        if new.rows != old.rows { model.replaceContent(new.rows, at: time) }
+        retiredSources.append(old.refreshSource)
+        if new.sound != old.sound { sound = FeedbackSound(enabled: new.sound, warn: warn) }
     }
 
     @discardableResult

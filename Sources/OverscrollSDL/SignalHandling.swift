@@ -10,7 +10,7 @@ import Darwin
 /// | signal | outcome |
 /// |---|---|
 /// | SIGTERM, SIGINT | live: quit at the next event, report written (SDL turns them into SDL_QUIT); replay: stop at the next frame, trace and report written, exit 128+signal |
-/// | SIGHUP | reserved for reloading the settings; until then the default (the process ends) |
+/// | SIGHUP | live: re-read the config file (`ReloadSignal`, installed by the live app); replay: the default (the process ends) |
 /// | SIGABRT, SIGQUIT | end at once, by that signal (a watchdog restart works); frames.csv keeps what was streamed |
 /// | SIGUSR1 | ignored |
 /// | SIGPIPE | ignored: a closed pipe is a write error, reported, not a silent death |

@@ -11,6 +11,7 @@ enum ExitStatus: Int32, CaseIterable {
     case noDisplay = 69
     case cannotCreate = 73
     case writeFailed = 74
+    case displayLost = 75
     case badConfig = 78
     case stoppedBySIGINT = 130
     case stoppedBySIGTERM = 143
@@ -26,6 +27,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .noDisplay: "no display, SDL cannot open one, or `--size` is more than it can hold"
         case .cannotCreate: "the trace or report cannot be created (checked first), or the trace fails"
         case .writeFailed: "the report fails at the end, or `report` cannot write its output"
+        case .displayLost: "the display went away (X server or compositor died); report written"
         case .badConfig: "a bad config file (FILE:LINE), or a window-only key in replay's"
         case .stoppedBySIGINT: "a replay stopped by SIGINT (its trace and report kept)"
         case .stoppedBySIGTERM: "a replay stopped by SIGTERM (its trace and report kept)"

@@ -32,6 +32,8 @@ extension ResolvedSettings {
         s.acceptMouse = !bool(.kiosk) || bool(.mouse)
         s.acceptKeys = !bool(.kiosk) || bool(.keyboard)
         s.statusText = text(.statusText) != "off"
+        s.refreshEvery = number(.refreshEvery)
+        s.idleReset = number(.idleReset)
         return s
     }
 }

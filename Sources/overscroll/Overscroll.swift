@@ -39,7 +39,8 @@ struct Overscroll: ParsableCommand {
 
     func run() throws {
         do {
-            let resolved = ResolvedSettings(flags: settings, window: window, file: try settings.configFile())
+            let file = try settings.configFile()
+            let resolved = ResolvedSettings(flags: settings, window: window, file: file)
             let app = try resolved.appSettings()
             let isKiosk = resolved.bool(.kiosk)
             var options = Display.Options()
@@ -57,6 +58,9 @@ struct Overscroll: ParsableCommand {
             live.reportDirectory = resolved.text(.report)
             live.programVersion = Version.string
             if resolved.bool(.verbose) { live.verbose = warn }
+            live.followScreen = options.fullscreen
+            live.metricsPath = resolved.text(.metrics)
+            live.reload = Reloader(flags: settings, window: window, file: file).load
             let liveApp: LiveApp
             do { liveApp = try LiveApp(settings: app, display: options, options: live, warn: warn) } catch {
                 throw Failure(error.description, code: ExitStatus.of(error).rawValue)

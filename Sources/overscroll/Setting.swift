@@ -26,6 +26,9 @@ enum Setting: String, CaseIterable {
     case verbose
     case fullscreen
     case display
+    case refreshEvery = "refresh-every"
+    case idleReset = "idle-reset"
+    case metrics
 
     /// The config key, and the flag without its `--`.
     var key: String { rawValue }
@@ -132,6 +135,18 @@ enum Setting: String, CaseIterable {
             Spec(kind: .displayIndex, source: .windowOnly(.option(\.display)),
                  meaning: "Open on this display (0 is the first)", defaultValue: .number(0),
                  valueName: "n", example: "1")
+        case .refreshEvery:
+            Spec(kind: .positiveDuration, source: .shared(.option(\.refreshEvery)),
+                 meaning: "Refresh on a timer, this long after the last refresh ended (pulled or timed)",
+                 defaultText: "only on a pull", valueName: "duration", example: "10m")
+        case .idleReset:
+            Spec(kind: .positiveDuration, source: .shared(.option(\.idleReset)),
+                 meaning: "After this long with no touch, glide back to the top and clear any banner",
+                 defaultText: "never", valueName: "duration", example: "2m")
+        case .metrics:
+            Spec(kind: .path, source: .windowOnly(.option(\.metrics)),
+                 meaning: "Write Prometheus metrics here every few seconds and at exit, for node_exporter's textfile collector (name it *.prom)",
+                 defaultText: "none", valueName: "file", example: "/var/lib/prometheus/node-exporter/overscroll.prom")
         }
     }
 

@@ -25,6 +25,8 @@ struct SettingFlags: ParsableArguments {
     @Option(help: Setting.report.help) var report: String?
     @Option(help: Setting.renderer.help) var renderer: String?
     @Flag(help: Setting.verbose.help) var verbose = false
+    @Option(parsing: .unconditional, help: Setting.refreshEvery.help) var refreshEvery: String?
+    @Option(parsing: .unconditional, help: Setting.idleReset.help) var idleReset: String?
 
     func validate() throws {
         for setting in Setting.allCases {
@@ -43,6 +45,7 @@ struct SettingFlags: ParsableArguments {
 struct WindowFlags: ParsableArguments {
     @Flag(help: Setting.fullscreen.help) var fullscreen = false
     @Option(parsing: .unconditional, help: Setting.display.help) var display: String?
+    @Option(help: Setting.metrics.help) var metrics: String?
 
     func validate() throws {
         for setting in Setting.allCases {

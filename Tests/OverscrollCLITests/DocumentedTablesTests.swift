@@ -55,7 +55,9 @@ import Testing
                 let byFlag = try CLI.run(flagRun)
                 #expect(byFlag.status == 64 && byFlag.stderr.contains("replay has no display"), "\(flagRun): \(byFlag.stderr)")
                 let key = row[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-                let config = try CLI.write("\n\(key) = \(option.valueName == nil ? "true" : "1")\n", to: "window-only.toml")
+                // A value of the key's own type, so it is refused for being window-only.
+                let value = option.valueName == nil ? "true" : option.valueName == "FILE" ? "\"x.prom\"" : "1"
+                let config = try CLI.write("\n\(key) = \(value)\n", to: "window-only.toml")
                 let byKey = try CLI.run(["replay", "Assets/gestures/drag.txt", "--config", config])
                 #expect(byKey.status == 78, "\(key): \(byKey.stderr)")
                 #expect(byKey.stderr.contains("replay has no display; remove '\(key)' from \(config):2"), "\(byKey.stderr)")

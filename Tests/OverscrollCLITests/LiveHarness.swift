@@ -30,8 +30,11 @@ final class XServer {
         display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    deinit {
-        // SIGKILL: a test runner's worker thread may hand its children a blocked SIGTERM.
+    deinit { stop() }
+
+    /// Kills the server (SIGKILL: a test runner's worker thread may hand its children a
+    /// blocked SIGTERM), as a crash would; safe to call again.
+    func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }

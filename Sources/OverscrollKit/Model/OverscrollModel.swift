@@ -33,6 +33,10 @@ public struct OverscrollModel: Sendable {
         public var wallClock = WallClock.replay
         /// Touch slop and press/tap timing.
         public var press = PressRecognizer.Configuration()
+        /// Refresh on a timer this long after the last refresh ended (nil: only on a pull).
+        public var refreshEvery: Double?
+        /// After this long with no touch, glide back to the top and clear the banner.
+        public var idleReset: Double?
 
         public init(viewportWidth: Double, viewportHeight: Double, threshold: Double? = nil) {
             self.viewportWidth = viewportWidth
@@ -60,8 +64,8 @@ public struct OverscrollModel: Sendable {
         public var since: Double
     }
 
-    public private(set) var scroll: ScrollView
-    public private(set) var refresh: RefreshController
+    public internal(set) var scroll: ScrollView
+    public internal(set) var refresh: RefreshController
     public private(set) var rows: [ListRow]
     public private(set) var viewportWidth: Double
     /// What happened since `beginFrame()`.
@@ -69,18 +73,21 @@ public struct OverscrollModel: Sendable {
     /// Refresh work to start, asked for since `beginFrame()`.
     public private(set) var refreshRequest: RefreshRequest?
     public private(set) var lastFeedback: Double = -.infinity
-    public private(set) var banner: Banner?
+    public internal(set) var banner: Banner?
     /// The arc as it was when the refresh started, and when, so the spinner continues
     /// from it without a jump.
-    public private(set) var spinnerOrigin: (arc: ArcShape, time: Double)?
-    public let configuration: Configuration
+    public internal(set) var spinnerOrigin: (arc: ArcShape, time: Double)?
+    public internal(set) var configuration: Configuration
+    /// `refreshEvery` and `idleReset` as running timers (nil when not configured).
+    public internal(set) var refreshTimer: RefreshTimer?
+    public internal(set) var idleReset: IdleReset?
     private var nextRowID: Int
     /// The scroll indicator's fade.
     public private(set) var scrollBar = ScrollBarFade()
     /// Press and tap on rows.
     public private(set) var press: PressRecognizer
     /// The row a tap selected (index into `rows`), or -1.
-    public private(set) var selectedRow = -1
+    public internal(set) var selectedRow = -1
     /// The status line's words and the rows' freshness.
     public private(set) var status: RefreshStatus
     /// How the last refresh ended (set on the frame it ends: `events` has
@@ -104,6 +111,8 @@ public struct OverscrollModel: Sendable {
             timeout: configuration.refreshTimeout))
         self.press = PressRecognizer(configuration: configuration.press)
         self.status = RefreshStatus(strings: configuration.strings, clock: configuration.wallClock)
+        self.refreshTimer = configuration.refreshEvery.map(RefreshTimer.init(interval:))
+        self.idleReset = configuration.idleReset.map(IdleReset.init(delay:))
     }
 
     public var now: Double { scroll.now }
@@ -157,6 +166,7 @@ public struct OverscrollModel: Sendable {
         }
         // A broken timestamp (NaN) happens "now", never at an undefined time.
         let t = input.time.isFinite ? max(input.time, now) : now
+        if input.event.isTouch { idleReset?.handle(.touched(at: t)) }
         switch input.event {
         case let .pointerDown(id, x, y):
             let wasDragging = scroll.isDragging
@@ -255,11 +265,13 @@ public struct OverscrollModel: Sendable {
 
     private mutating func advance(to time: Double, timeoutAt rule: DeadlineRule) {
         guard time.isFinite else { return }
-        // At most one deadline can fall inside one advance: a refresh starts only on an input.
+        // At most one deadline can fall inside one advance: a refresh starts only on an
+        // input or on the refresh timer, which is looked at after the deadline.
         if let deadline = refresh.deadline, deadline < time || (rule == .atOrBefore && deadline == time) {
             scroll.advance(to: deadline)
             apply(refresh.handle(.tick(now: deadline, collapsed: false)), at: deadline, watchdog: true)
         }
+        runTimers(upTo: time)
         scroll.advance(to: time)
         let collapsed = scroll.isAtRest
         apply(refresh.handle(.tick(now: now, collapsed: collapsed)), at: now, watchdog: true)
@@ -270,7 +282,7 @@ public struct OverscrollModel: Sendable {
     // MARK: Effects
 
     /// `watchdog`: the effect came from time passing, so a failure is the timeout.
-    private mutating func apply(_ effect: RefreshController.Effect?, at t: Double, watchdog: Bool = false) {
+    mutating func apply(_ effect: RefreshController.Effect?, at t: Double, watchdog: Bool = false) {
         guard let effect else { return }
         switch effect {
         case .feedback:
@@ -281,22 +293,25 @@ public struct OverscrollModel: Sendable {
             scroll.setTopInset(refresh.restingInset, at: t)
             refreshRequest = RefreshRequest(generation: generation, startTime: t)
             refreshStartedAt = t
+            refreshTimer?.handle(.refreshStarted)
         case .insertRows(let texts):
             events.insert(.refreshEnd)
             insert(texts, at: t)
             scroll.setTopInset(0, at: t)
             status.refreshed(at: t)
             lastRefresh = RefreshReport(ending: .success(rows: texts.count), duration: t - refreshStartedAt, rows: rows.count)
+            refreshTimer?.handle(.refreshEnded(at: t))
         case .showError(let message):
             events.insert(.refreshError)
             banner = Banner(message: message, since: t)
             scroll.setTopInset(0, at: t)
             lastRefresh = RefreshReport(ending: watchdog ? .timedOut(after: refresh.configuration.timeout) : .failure(message),
                                         duration: t - refreshStartedAt, rows: rows.count)
+            refreshTimer?.handle(.refreshEnded(at: t))
         }
     }
 
-    private mutating func insert(_ texts: [String], at t: Double) {
+    mutating func insert(_ texts: [String], merge: RefreshMerge? = nil, at t: Double) {
         // The rows moved under a finger that was pressing one: that press means nothing now.
         _ = press.handle(.cancel)
         defer { scrollBar.rebase(offset: scroll.offset) }
@@ -307,7 +322,7 @@ public struct OverscrollModel: Sendable {
             nextRowID += 1
         }
         let layout = configuration.layout
-        switch configuration.refreshMerge {
+        switch merge ?? configuration.refreshMerge {
         case .replace:
             // The list is new: it is revealed from the top, and nothing in it is selected.
             rows = fresh

@@ -43,6 +43,9 @@ public struct RefreshController: Sendable {
         case requested(at: Double)
         /// Time passed; `collapsed` says whether the list is back at rest.
         case tick(now: Double, collapsed: Bool)
+        /// A timed refresh (`--refresh-every`) is due at this time: it starts only when
+        /// nothing else is going on, exactly as a released pull would.
+        case timer(at: Double)
     }
 
     public enum Effect: Sendable, Equatable {
@@ -135,7 +138,7 @@ public struct RefreshController: Sendable {
                 state = pull >= c.minimumPull ? .pulling(progress: pull / c.threshold) : .idle
             }
             return nil
-        case (.armed, .release(let time)), (.idle, .requested(let time)):
+        case (.armed, .release(let time)), (.idle, .requested(let time)), (.idle, .timer(let time)):
             let generation = nextGeneration
             nextGeneration += 1
             state = .refreshing(generation: generation, since: time)

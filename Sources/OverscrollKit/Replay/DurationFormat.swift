@@ -8,6 +8,11 @@ public enum DurationFormat {
             number = number.dropLast(2); scale = 0.001
         } else if number.hasSuffix("s") {
             number = number.dropLast(1)
+        } else if number.hasSuffix("m") {
+            // Minutes and hours: a kiosk's timers (`--refresh-every 10m`) are that long.
+            number = number.dropLast(1); scale = 60
+        } else if number.hasSuffix("h") {
+            number = number.dropLast(1); scale = 3600
         }
         guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }),
               let value = Double(number), value.isFinite, value >= 0 else { return nil }

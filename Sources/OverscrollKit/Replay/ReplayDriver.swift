@@ -43,7 +43,7 @@ public struct ReplayDriver: Sendable {
         let scriptDone = player.isFinished && now >= player.currentEnd
         // The motion, not the fade of the scroll indicator on top of it, ends a replay:
         // a trace keeps its length (and its rows) whatever is drawn over the list.
-        let over = (scriptDone && model.isMotionSettled) || now >= player.currentEnd + settleLimit
+        let over = (scriptDone && model.isMotionSettled && !model.isWaitingForIdleReset) || now >= player.currentEnd + settleLimit
         guard over, repeatsLeft > 0 else { return over }
         // Each playthrough starts from rest, on the next frame.
         repeatsLeft -= 1
