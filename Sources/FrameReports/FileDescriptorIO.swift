@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Plain POSIX file calls with the retry loops they need, so callers see one error string.
-enum FileDescriptorIO {
+public enum FileDescriptorIO {
     /// Opens for writing; `exclusive` fails if the file exists (a second run must not
     /// append to the first one's file, even if it appeared after our check).
     static func openForWriting(_ path: String, exclusive: Bool) throws(ReportWriterError) -> Int32 {
@@ -17,7 +17,7 @@ enum FileDescriptorIO {
     }
 
     /// Writes every byte, retrying short writes and EINTR; returns errno on failure.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard var base = bytes.baseAddress else { return nil }
         var left = bytes.count
         while left > 0 {

@@ -1,3 +1,4 @@
+import FrameReports
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,20 +93,7 @@ public final class OutputFile {
 
     private func drain() {
         guard error == nil, !buffer.isEmpty, fd >= 0 else { buffer.removeAll(keepingCapacity: true); return }
-        let code: Int32? = buffer.withUnsafeBytes { raw in
-            var base = raw.baseAddress!
-            var left = raw.count
-            while left > 0 {
-                let n = posixWrite(fd, base, left)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                left -= n
-                base += n
-            }
-            return nil
-        }
+        let code = buffer.withUnsafeBytes { FileDescriptorIO.writeAll(fd, $0) }
         buffer.removeAll(keepingCapacity: true)
         if let code { error = failure(code) }
     }
@@ -119,5 +107,3 @@ public final class OutputFile {
     }
 }
 
-/// The C library's write(2), which `OutputFile.write` hides inside the class.
-private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
