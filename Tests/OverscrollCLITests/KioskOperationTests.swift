@@ -12,7 +12,7 @@ import Glibc
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    func waitForFrames(_ dir: String, atLeast n: Int, timeout: Double = 10) -> Bool {
+    func waitForFrames(_ dir: String, atLeast n: Int, timeout: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let lines = (try? String(contentsOfFile: dir + "/frames.csv", encoding: .utf8))?.split(separator: "\n").count ?? 0

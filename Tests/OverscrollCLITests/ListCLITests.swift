@@ -75,7 +75,8 @@ import Glibc
 
     /// Polls the live run's streamed frames.csv until `done` holds for it, for up to 20 s.
     func waitForFrames(in report: String, until done: (Trace) -> Bool) -> Trace? {
-        let deadline = Date().addingTimeInterval(20)
+        // Generous: a loaded machine runs several live windows at once.
+        let deadline = Date().addingTimeInterval(40)
         while Date() < deadline {
             if let trace = try? Trace(path: report + "/frames.csv"), done(trace) { return trace }
             Thread.sleep(forTimeInterval: 0.1)

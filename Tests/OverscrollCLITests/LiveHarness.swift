@@ -57,7 +57,7 @@ final class XServer {
     }
 
     /// Waits for a window titled `name` and returns its id.
-    func window(named name: String, timeout: Double = 10) throws -> String? {
+    func window(named name: String, timeout: Double = 30) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let ids = try tool("xdotool", ["search", "--name", "^\(name)$"]).split(separator: "\n")
