@@ -78,19 +78,28 @@ final class IndicatorImage {
         baseAlpha = 0
         shaded = nil
         let inner = max(0, g.ringRadius - g.halfThickness), outer = g.ringRadius + g.halfThickness
-        for y in 0..<Int(g.side) {
-            for x in 0..<Int(g.side) {
-                let dx = Double(x) - g.centerX, dy = Double(y) - g.centerY
-                let d = (dx * dx + dy * dy).squareRoot()
-                let index = y * Int(g.side) + x
-                // The disc: coverage 1 to its radius, 0 a pixel further out.
-                disc[index] = Float(min(1, max(0, g.discRadius + 1 - d)))
-                // The ring: full inside its edges, fading to nothing over one pixel on either side.
-                let coverage = min(1, max(0, min(d - (inner - 1), (outer + 1) - d)))
-                guard coverage > 0 else { continue }
-                ring.append((Int32(index), Float(coverage), Self.turns(dy: dy, dx: dx)))
+        let side = Int(g.side)
+        // Filled through local storage: appending to the stored property pays an
+        // exclusivity check per pixel.
+        var ring = self.ring
+        self.ring = []
+        disc.withUnsafeMutableBufferPointer { disc in
+            for y in 0..<side {
+                let dy = Double(y) - g.centerY
+                for x in 0..<side {
+                    let dx = Double(x) - g.centerX
+                    let d = (dx * dx + dy * dy).squareRoot()
+                    let index = y * side + x
+                    // The disc: coverage 1 to its radius, 0 a pixel further out.
+                    disc[index] = Float(min(1, max(0, g.discRadius + 1 - d)))
+                    // The ring: full inside its edges, fading to nothing over one pixel on either side.
+                    let coverage = min(1, max(0, min(d - (inner - 1), (outer + 1) - d)))
+                    guard coverage > 0 else { continue }
+                    ring.append((Int32(index), Float(coverage), Self.turns(dy: dy, dx: dx)))
+                }
             }
         }
+        self.ring = ring
     }
 
     /// The disc at `alpha`, from the coverage worked out in `layOut`.

@@ -37,6 +37,10 @@ public final class Painter {
     /// (`WindowCanvas`); overlays still go through the renderer, which draws there too.
     private var canvas: WindowCanvas?
     private var direct = true
+    /// On the CPU path: what the list shows on screen, a pixel row at a time.
+    private var lines = ListLines()
+    /// Where last frame's overlays lie over the list, in pixels.
+    private var covered: [SDL_Rect] = []
 
     public init(display: Display, text: TextCache, scale: Double) {
         self.display = display
@@ -46,6 +50,7 @@ public final class Painter {
         indicator = IndicatorImage(display: display)
         hud = HUDPainter(display: display)
         damage.reserveCapacity(8)
+        covered.reserveCapacity(8)
     }
 
     public func setScale(_ newScale: Double) throws(SDLError) {
@@ -60,6 +65,7 @@ public final class Painter {
     /// Draws the whole picture. The scene is everything there is to draw: the painter
     /// reads nothing else.
     public func draw(_ scene: Scene) {
+        invalid = true
         _ = draw(scene, since: nil)
     }
 
@@ -74,7 +80,12 @@ public final class Painter {
     /// Draws what differs from `previous`, the scene drawn last frame (nil: everything).
     /// Returns what to present (`present`).
     public func draw(_ scene: Scene, since previous: Scene?) -> Painted {
-        let change = invalid || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
+        canvas = direct && display.path == .cpu ? WindowCanvas(window: display.window) : nil
+        if let c = canvas, c.pixelFormat != rowImages.format { canvas = nil }
+        if invalid || canvas == nil { lines.valid = false }
+        var change = invalid || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
+        // Lines not known to be on screen (after the flash) are all written again.
+        if change != .none, canvas != nil, !lines.valid { change = .full }
         invalid = false
         damage.removeAll(keepingCapacity: true)
         // Only a changed list can bring new rows; they are composed before drawing starts.
@@ -83,12 +94,11 @@ public final class Painter {
             text.fit(width: Int((scene.width - 2 * scene.textInset) * scale))
             prepareRows(scene)
         }
-        canvas = direct && display.path == .cpu ? WindowCanvas(window: display.window) : nil
-        if let c = canvas, c.pixelFormat != rowImages.format { canvas = nil }
         switch change {
         case .none:
             return .nothing
         case .full:
+            if let canvas { return drawChanges(scene, on: canvas) }
             drawList(scene)
             drawOverlays(scene)
             return .whole
@@ -108,14 +118,61 @@ public final class Painter {
                 damage.append(clipped)
             }
             for var area in damage {
-                SDL_RenderSetClipRect(renderer, &area)
                 canvas?.clip = area
-                drawList(scene, within: area)
+                if let canvas {
+                    lines.rewrite(area, into: canvas)
+                    drawStatus(scene, within: area)
+                } else {
+                    SDL_RenderSetClipRect(renderer, &area)
+                    drawList(scene, within: area)
+                }
+                SDL_RenderSetClipRect(renderer, &area)
                 drawOverlays(scene)
             }
             SDL_RenderSetClipRect(renderer, nil)
+            if canvas != nil { noteCovered(scene) }
             return damage.isEmpty ? .nothing : .rects
         }
+    }
+
+    /// The CPU path's frame: the list's pixel rows that changed, what last frame's overlays
+    /// covered, then the overlays. Presents the band of rows written and the overlays.
+    private func drawChanges(_ scene: Scene, on canvas: WindowCanvas) -> Painted {
+        describeList(scene, on: canvas)
+        SDL_RenderFlush(renderer)           // composing rows queued work for this surface
+        let written = lines.write(to: canvas, uncovering: covered)
+        var area = written.map { SDL_Rect(x: 0, y: $0.top, w: canvas.bounds.w, h: $0.bottom - $0.top + 1) }
+        for rect in covered { area = Self.union(area, rect) }
+        drawStatus(scene, within: canvas.bounds)
+        drawOverlays(scene)
+        noteCovered(scene)
+        for rect in covered { area = Self.union(area, rect) }
+        if scene.flash > 0 {
+            // Blended over every pixel: none of them is a list pixel any more.
+            lines.valid = false
+            return .whole
+        }
+        guard var area else { return .nothing }
+        var window = canvas.bounds, shown = SDL_Rect()
+        guard SDL_IntersectRect(&area, &window, &shown) == SDL_TRUE else { return .nothing }
+        if shown.y == 0, shown.h == window.h { return .whole }
+        damage.append(SDL_Rect(x: 0, y: shown.y, w: window.w, h: shown.h))
+        return .rects
+    }
+
+    private static func union(_ a: SDL_Rect?, _ b: SDL_Rect) -> SDL_Rect {
+        guard var a else { return b }
+        var b = b, r = SDL_Rect()
+        SDL_UnionRect(&a, &b, &r)
+        return r
+    }
+
+    /// Remembers where this frame drew over the list (blended, so not list pixels): the
+    /// next frame writes the list there again before drawing its own overlays.
+    private func noteCovered(_ scene: Scene) {
+        covered.removeAll(keepingCapacity: true)
+        for part in Self.overlayOrder { if let rect = overlayRect(part, of: scene) { covered.append(rect) } }
+        if let rect = statusRect(scene) { covered.append(rect) }
     }
 
     /// Shows what `draw` returned: only the damaged rectangles where the display allows.
@@ -135,21 +192,41 @@ public final class Painter {
         for row in scene.rows { _ = rowImages.image(for: row) }
     }
 
-    /// The list: the gap above a pulled list, the rows, the list's own background below
-    /// its last row. Each pixel is painted once.
+    /// The pixel row where the list's first row begins: the gap above a pulled list ends there.
+    private func listTop(_ scene: Scene) -> Int32 {
+        let height = Int32((scene.height * scale).rounded())
+        return Int32(min(Double(height), max(0, (scene.contentTop * scale).rounded(.down))))
+    }
+
+    /// Where a row's parts lie in its band, in pixels; one definition for both paths.
+    private struct RowLayout {
+        /// The separator's first pixel row (it is `line` rows tall, the band's last).
+        var separator: Int32
+        var line: Int32
+        /// The text image's top-left corner and the part of it shown.
+        var top: Int32, left: Int32, width: Int32, height: Int32
+    }
+
+    private func layOut(_ band: SDL_Rect, image: RowImages.Image?, inset: Int32) -> RowLayout {
+        let line = Int32(max(1, scale.rounded(.down)))
+        let separator = band.y + band.h - line
+        guard let image else { return RowLayout(separator: separator, line: line, top: band.y, left: 0, width: 0, height: 0) }
+        let top = band.y + Int32(((Double(band.h) - Double(image.height)) / 2).rounded())
+        // Right-to-left rows end at the right inset.
+        let left = image.alignment == .right ? max(inset, band.w - inset - image.width) : inset
+        return RowLayout(separator: separator, line: line, top: top, left: left,
+                         width: max(0, min(image.width, band.w - left)), height: max(0, min(image.height, separator - top)))
+    }
+
+    /// The list on the renderer (the GPU path, a rotated picture): the gap above a pulled
+    /// list, the rows, the list's own background below its last row. Each pixel is painted once.
     private func drawList(_ scene: Scene, within area: SDL_Rect? = nil) {
         let s = scale
         let width = Int32((scene.width * s).rounded()), height = Int32((scene.height * s).rounded())
-        // The renderer draws into the same surface: what it has queued goes first.
-        if canvas != nil { SDL_RenderFlush(renderer) }
-        let top = Int32(min(Double(height), max(0, (scene.contentTop * s).rounded(.down))))
+        let top = listTop(scene)
         if top > 0 { fill(SDL_Rect(x: 0, y: 0, w: width, h: top), Palette.gap) }
-        // Behind the rows: the list uncovers it as the gap opens. Blended by the renderer,
-        // so it is flushed before the rows are written over it.
-        if let status = scene.status {
-            drawStatus(status, width: scene.width * s)
-            if canvas != nil { SDL_RenderFlush(renderer) }
-        }
+        // Behind the rows: the list uncovers it as the gap opens.
+        drawStatus(scene, within: area ?? SDL_Rect(x: 0, y: 0, w: width, h: height))
         let rowHeight = Int32((scene.rowHeight * s).rounded())
         let inset = Int32((scene.textInset * s).rounded())
         for row in scene.rows {
@@ -164,32 +241,53 @@ public final class Painter {
     /// One row in `band`: the text's opaque image, the background around it, the
     /// separator (the bottom pixel row, at least 1 px). Nothing is painted twice.
     private func drawRow(_ row: SceneRow, in band: SDL_Rect, inset: Int32) {
-        let line = Int32(max(1, scale.rounded(.down)))
         let background = Self.rowColor(row)
-        let bottom = band.y + band.h - line
-        fill(SDL_Rect(x: 0, y: bottom, w: band.w, h: line), Palette.separator)
-        guard let image = rowImages.image(for: row) else {
-            fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: bottom - band.y), background)
+        let image = rowImages.image(for: row)
+        let at = layOut(band, image: image, inset: inset)
+        fill(SDL_Rect(x: 0, y: at.separator, w: band.w, h: at.line), Palette.separator)
+        guard let image else {
+            fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: at.separator - band.y), background)
             return
         }
-        let top = band.y + Int32(((Double(band.h) - Double(image.height)) / 2).rounded())
-        // Right-to-left rows end at the right inset.
-        let left = image.alignment == .right ? max(inset, band.w - inset - image.width) : inset
-        let width = max(0, min(image.width, band.w - left))
-        let height = max(0, min(image.height, bottom - top))
-        fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: top - band.y), background)
-        fill(SDL_Rect(x: 0, y: top, w: left, h: height), background)
-        if let canvas, !image.pixels.isEmpty {
-            image.pixels.withUnsafeBufferPointer { p in
-                canvas.copy(p.baseAddress!, imageStride: image.width, width: width, height: height, x: left, y: top)
+        fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: at.top - band.y), background)
+        fill(SDL_Rect(x: 0, y: at.top, w: at.left, h: at.height), background)
+        var source = SDL_Rect(x: 0, y: 0, w: at.width, h: at.height)
+        var destination = SDL_Rect(x: at.left, y: at.top, w: at.width, h: at.height)
+        SDL_RenderCopy(renderer, image.texture, &source, &destination)
+        fill(SDL_Rect(x: at.left + at.width, y: at.top, w: band.w - at.left - at.width, h: at.height), background)
+        fill(SDL_Rect(x: 0, y: at.top + at.height, w: band.w, h: at.separator - at.top - at.height), background)
+    }
+
+    /// The same list as `drawList`, described a pixel row at a time for the CPU path
+    /// (`ListLines`); rows are laid out in the same order, so where two overlap the later
+    /// one shows, as it would painted.
+    private func describeList(_ scene: Scene, on canvas: WindowCanvas) {
+        let s = scale
+        let width = canvas.bounds.w, height = canvas.bounds.h
+        lines.begin(width: width, height: height, fill: canvas.pixel(Palette.background))
+        let top = listTop(scene)
+        lines.set(from: 0, to: top, ListLines.Line(fill: canvas.pixel(Palette.gap)))
+        let rowHeight = Int32((scene.rowHeight * s).rounded())
+        let inset = Int32((scene.textInset * s).rounded())
+        let separator = ListLines.Line(fill: canvas.pixel(Palette.separator))
+        for row in scene.rows {
+            let band = SDL_Rect(x: 0, y: Int32(Scene.pixel(row.y, s)), w: width, h: rowHeight)
+            guard band.y < height, band.y + band.h > 0 else { continue }
+            let image = rowImages.image(for: row)
+            let at = layOut(band, image: image, inset: inset)
+            let background = ListLines.Line(fill: canvas.pixel(Self.rowColor(row)))
+            lines.set(from: at.separator, to: at.separator + at.line, separator)
+            if let image, let raster = image.raster, at.width > 0 {
+                lines.set(from: band.y, to: at.top, background)
+                lines.setImage(from: at.top, to: at.top + at.height, fill: background.fill, left: at.left,
+                               width: at.width, serial: image.serial, raster: raster, stride: image.width)
+                lines.set(from: at.top + at.height, to: at.separator, background)
+            } else {
+                lines.set(from: band.y, to: at.separator, background)
             }
-        } else {
-            var source = SDL_Rect(x: 0, y: 0, w: width, h: height)
-            var destination = SDL_Rect(x: left, y: top, w: width, h: height)
-            SDL_RenderCopy(renderer, image.texture, &source, &destination)
         }
-        fill(SDL_Rect(x: left + width, y: top, w: band.w - left - width, h: height), background)
-        fill(SDL_Rect(x: 0, y: top + height, w: band.w, h: bottom - top - height), background)
+        let bottom = Int32(max(0, (scene.contentBottom * s).rounded(.down)))
+        if bottom < height { lines.set(from: max(top, bottom), to: height, ListLines.Line(fill: canvas.pixel(Palette.background))) }
     }
 
     /// What is drawn over the list, blended, in this order.
@@ -270,10 +368,29 @@ public final class Painter {
         }
     }
 
-    private func drawStatus(_ status: StatusScene, width: Double) {
-        guard status.opacity > 0, let label = text.label(status.text) else { return }
-        let x = (width - Double(label.width)) / 2
-        blit(label, x: x, y: status.centerY * scale - Double(label.height) / 2, color: Palette.statusText, alpha: status.opacity)
+    /// The status line, in the gap above the list (rows drawn after it would cover the
+    /// rest), clipped to `area`.
+    private func drawStatus(_ scene: Scene, within area: SDL_Rect) {
+        guard let status = scene.status, status.opacity > 0, let label = text.label(status.text),
+              var clip = statusRect(scene, label: label) else { return }
+        var area = area, visible = SDL_Rect()
+        guard SDL_IntersectRect(&clip, &area, &visible) == SDL_TRUE else { return }
+        var previous = SDL_Rect()
+        let clipped = SDL_RenderIsClipEnabled(renderer) == SDL_TRUE
+        SDL_RenderGetClipRect(renderer, &previous)
+        SDL_RenderSetClipRect(renderer, &visible)
+        blit(label, x: Double(clip.x), y: Double(clip.y), color: Palette.statusText, alpha: status.opacity)
+        if clipped { SDL_RenderSetClipRect(renderer, &previous) } else { SDL_RenderSetClipRect(renderer, nil) }
+    }
+
+    /// Where the status line shows, in pixels: its label, cut off where the rows begin.
+    private func statusRect(_ scene: Scene, label known: TextCache.Entry? = nil) -> SDL_Rect? {
+        guard let status = scene.status, status.opacity > 0, let label = known ?? text.label(status.text) else { return nil }
+        let x = ((scene.width * scale - Double(label.width)) / 2).rounded()
+        let y = (status.centerY * scale - Double(label.height) / 2).rounded()
+        let bottom = min(Int32(y) + label.height, listTop(scene))
+        guard bottom > Int32(y) else { return nil }
+        return SDL_Rect(x: Int32(x), y: Int32(y), w: label.width, h: bottom - Int32(y))
     }
 
     private func drawBanner(_ banner: BannerScene, width: Double) {
@@ -317,7 +434,6 @@ public final class Painter {
 
     private func fill(_ rect: SDL_Rect, _ color: SDL_Color) {
         guard rect.w > 0, rect.h > 0 else { return }
-        if let canvas { return canvas.fill(rect, color) }
         setColor(color)
         var rect = rect
         SDL_RenderFillRect(renderer, &rect)

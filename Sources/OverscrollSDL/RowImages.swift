@@ -13,14 +13,28 @@ final class RowImages {
         var width: Int32
         var height: Int32
         var alignment: TextAlignment
-        /// The same image as pixels in `RowImages.format`, on the CPU path (copied straight
-        /// into the window surface).
-        var pixels: [UInt32]
+        /// The same image as pixels, on the CPU path (copied straight into the window surface).
+        var raster: Raster?
+        /// Tells this composition apart from every other, even one that reuses its memory.
+        var serial: Int
         var id: Int
         var text: String
         /// The row's background (its parity, or highlighted, or selected).
         var shade: SDL_Color
         var lastUsed: Int
+    }
+
+    /// An image's pixels in `RowImages.format`, and the part of each line that is not
+    /// background (most lines of a row's text are mostly background; many are all of it).
+    /// Owned by `RowImages` and freed when the image is dropped, so a pointer into it
+    /// holds for the frame that asked for the image.
+    struct Raster {
+        let pixels: UnsafeMutablePointer<UInt32>
+        /// Per line, two entries: the first pixel that is not the background and one past
+        /// the last (the same number when the line is all background).
+        let ink: UnsafeMutablePointer<Int32>
+
+        func ink(line: Int32) -> (from: Int32, to: Int32) { (ink[2 * Int(line)], ink[2 * Int(line) + 1]) }
     }
 
     private let display: Display
@@ -31,6 +45,7 @@ final class RowImages {
     private var scale = 0.0
     private var width: Int32 = 0
     private var frame = 0
+    private var serials = 0
     /// The window's own pixel format where the renderer can draw into it, so a copy onto
     /// the window surface is a `memcpy` per line, not a conversion.
     let format: UInt32
@@ -56,7 +71,7 @@ final class RowImages {
         let limit = 2 * visible + 8
         while images.count > limit, let oldest = images.values.min(by: { $0.lastUsed < $1.lastUsed }), oldest.lastUsed < frame {
             images.removeValue(forKey: oldest.id)
-            SDL_DestroyTexture(oldest.texture)
+            release(oldest)
         }
     }
 
@@ -69,7 +84,7 @@ final class RowImages {
             hit.lastUsed = frame
             if hit.text != row.text || !hit.shade.same(as: shade) {
                 images.removeValue(forKey: row.id)
-                SDL_DestroyTexture(hit.texture)
+                release(hit)
             } else {
                 images[row.id] = hit
                 return hit
@@ -79,18 +94,18 @@ final class RowImages {
               let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
                                               label.width, label.height) else { return nil }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
-        var pixels: [UInt32] = []
-        compose(texture, label: label, background: shade, readBack: display.path == .cpu, into: &pixels)
+        let raster = compose(texture, label: label, background: shade, readBack: display.path == .cpu)
+        serials += 1
         let image = Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
-                          pixels: pixels, id: row.id,
+                          raster: raster, serial: serials, id: row.id,
                           text: row.text, shade: shade, lastUsed: frame)
         images[row.id] = image
         return image
     }
 
     /// The row's background, then the text blended once, here, instead of every frame.
-    private func compose(_ texture: OpaquePointer, label: TextCache.Entry, background: SDL_Color, readBack: Bool,
-                         into pixels: inout [UInt32]) {
+    private func compose(_ texture: OpaquePointer, label: TextCache.Entry, background: SDL_Color,
+                         readBack: Bool) -> Raster? {
         let renderer = display.renderer
         let previous = SDL_GetRenderTarget(renderer)
         SDL_SetRenderTarget(renderer, texture)
@@ -103,16 +118,36 @@ final class RowImages {
         SDL_SetTextureColorMod(label.texture, 255, 255, 255)
         SDL_SetTextureAlphaMod(label.texture, 255)
         SDL_RenderCopy(renderer, label.texture, nil, &all)
-        guard readBack else { return }
-        pixels = Array(repeating: 0, count: Int(label.width) * Int(label.height))
-        pixels.withUnsafeMutableBytes { raw in
-            _ = SDL_RenderReadPixels(renderer, &all, format, raw.baseAddress, label.width * 4)
+        guard readBack, let layout = SDL_AllocFormat(format) else { return nil }
+        defer { SDL_FreeFormat(layout) }
+        let width = Int(label.width), height = Int(label.height)
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        pixels.initialize(repeating: 0, count: width * height)
+        _ = SDL_RenderReadPixels(renderer, &all, format, pixels, label.width * 4)
+        let ink = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * height)
+        // Colour bits only: a format's unused byte may read back as anything.
+        let colour = layout.pointee.Rmask | layout.pointee.Gmask | layout.pointee.Bmask
+        let paper = SDL_MapRGB(layout, background.r, background.g, background.b) & colour
+        for y in 0..<height {
+            let line = pixels + y * width
+            var from = 0, to = width
+            while from < to, line[from] & colour == paper { from += 1 }
+            while to > from, line[to - 1] & colour == paper { to -= 1 }
+            ink[2 * y] = Int32(from)
+            ink[2 * y + 1] = Int32(to)
         }
+        return Raster(pixels: pixels, ink: ink)
+    }
+
+    private func release(_ image: Image) {
+        SDL_DestroyTexture(image.texture)
+        image.raster?.pixels.deallocate()
+        image.raster?.ink.deallocate()
     }
 
 
     private func drop() {
-        for image in images.values { SDL_DestroyTexture(image.texture) }
+        for image in images.values { release(image) }
         images.removeAll(keepingCapacity: true)
     }
 

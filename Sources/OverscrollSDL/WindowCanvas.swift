@@ -54,6 +54,24 @@ struct WindowCanvas {
         }
     }
 
+    /// Sets pixels `from..<to` of pixel row `row` to `pixel` (a surface value); not clipped
+    /// to `clip`, only to the surface.
+    func fill(row: Int32, from: Int32, to: Int32, pixel: UInt32) {
+        let from = max(0, from), to = min(bounds.w, to)
+        guard row >= 0, row < bounds.h, from < to else { return }
+        UnsafeMutableRawPointer(pixels + Int(row) * stride + Int(from)).withMemoryRebound(to: wchar_t.self, capacity: Int(to - from)) {
+            _ = wmemset($0, Int32(bitPattern: pixel), Int(to - from))
+        }
+    }
+
+    /// Copies `count` pixels from `source` to pixel row `row` from x; only clipped to the
+    /// surface.
+    func copy(row: Int32, x: Int32, from source: UnsafePointer<UInt32>, count: Int32) {
+        let skip = max(0, -x), end = min(bounds.w, x + count)
+        guard row >= 0, row < bounds.h, x + skip < end else { return }
+        (pixels + Int(row) * stride + Int(x + skip)).update(from: source + Int(skip), count: Int(end - x - skip))
+    }
+
     /// Blends `color` at `alpha` (0…1) over every pixel inside `clip` (the threshold
     /// flash). Two channels at a time in one 32-bit word, so the compiler vectorizes it;
     /// SDL's blended fill works a channel at a time and cost a millisecond a frame.

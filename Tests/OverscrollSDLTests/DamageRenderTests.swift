@@ -35,7 +35,7 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         #expect(differing == 0)
     }
 
-    @Test func anUnchangedSceneDrawsNothingAndAScrollDrawsEverything() throws {
+    @Test func anUnchangedSceneDrawsNothingAndAScrollPresentsTheRowsThatMoved() throws {
         let headless = try Headless()
         var model = pulledModel(fingerTravel: 0)
         model.step([TimedInput(time: 1, event: .pointerUp(PointerID(1)))], to: 1)
@@ -43,7 +43,26 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         #expect(headless.painter.draw(still, since: nil) == .whole)
         #expect(headless.painter.draw(still, since: still) == .nothing)
         model.step([TimedInput(time: 1.1, event: .wheel(dy: 28))], to: 1.1)
-        #expect(headless.painter.draw(Scene(model: model), since: still) == .whole)
+        let scrolled = headless.painter.draw(Scene(model: model), since: still)
+        // Every row moved: from the first row's text to the last's, the window is presented.
+        let band = headless.painter.damage.first.map { ($0.y, $0.y + $0.h) } ?? (0, 800)
+        #expect(scrolled != .nothing && band.0 <= 20 && band.1 >= 780, "\(scrolled) \(headless.painter.damage)")
+    }
+
+    @Test func aTapHighlightPresentsOnlyItsRow() throws {
+        let headless = try Headless()
+        var model = pulledModel(fingerTravel: 0)
+        model.step([TimedInput(time: 1, event: .pointerUp(PointerID(1)))], to: 1)
+        model.step([], to: 3)
+        let still = Scene(model: model)
+        #expect(headless.painter.draw(still, since: nil) == .whole)
+        model.step([TimedInput(time: 3, event: .pointerDown(PointerID(2), x: 100, y: 130))], to: 3.2)
+        let pressed = Scene(model: model)
+        #expect(pressed.rows.contains { $0.emphasis == .highlighted })
+        // The row (48 points) and what else changed with the press, not the window.
+        #expect(headless.painter.draw(pressed, since: still) == .rects)
+        let area = try #require(headless.painter.damage.first)
+        #expect(headless.painter.damage.count == 1 && area.h < 100 && area.y <= 130 && area.y + area.h >= 130, "\(area)")
     }
 
     @Test func theCPUPathNeverLoadsMesa() throws {

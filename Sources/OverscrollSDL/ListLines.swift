@@ -1,0 +1,136 @@
+import CSDL
+
+/// What each pixel row of the list shows on the CPU path — the list only, under the
+/// overlays — so a frame writes just the pixels that differ from what is on screen.
+///
+/// A pixel row of the list is one colour with at most one span copied from a line of a
+/// row's image (the gap, a separator and the background below the last row have no
+/// span). Written into the window surface, the list costs memory bandwidth, not
+/// arithmetic: a 480×800 frame is 1.5 MB, and on a small board sharing its memory with
+/// the display server, writing it every frame of a scroll was most of the program's CPU.
+/// When the list moves, most of a zebra row's background lands on background of the same
+/// colour; only the text's span (where it was and where it is) and the lines whose colour
+/// changed are written — the way a toolkit's damage tracking would, at the granularity of
+/// a pixel row.
+struct ListLines {
+    /// One pixel row's content.
+    struct Line {
+        /// The surface's pixel value outside the span.
+        var fill: UInt32
+        /// The span [left, right) in pixels, copied from `source`; empty when left == right.
+        var left: Int32 = 0
+        var right: Int32 = 0
+        /// Which image line the span shows: the image's serial (0: none) and its line.
+        /// Compared instead of `source`, whose address a later image may reuse.
+        var image: Int = 0
+        var imageLine: Int32 = 0
+        /// The span's first pixel. Valid only during the frame that set it.
+        var source: UnsafePointer<UInt32>?
+
+        /// Whether the two lines put the same pixels on screen.
+        func shows(_ other: Line) -> Bool {
+            fill == other.fill && left == other.left && right == other.right
+                && image == other.image && imageLine == other.imageLine
+        }
+    }
+
+    /// What the window surface shows under the overlays, one entry a pixel row.
+    private var shown: [Line] = []
+    /// The frame being described; swapped with `shown` once written.
+    private var next: [Line] = []
+    private var width: Int32 = 0
+    /// Whether `shown` is what the surface holds (false: the next frame writes it all).
+    var valid = false
+
+    /// Starts describing a frame `width` × `height` pixels: every line `fill` until set.
+    mutating func begin(width: Int32, height: Int32, fill: UInt32) {
+        if next.count != Int(height) || self.width != width {
+            // A new size: everything is written (storage is only made again here).
+            valid = false
+            shown = Array(repeating: Line(fill: 0), count: Int(height))
+            next = shown
+            self.width = width
+        }
+        let blank = Line(fill: fill)
+        for y in next.indices { next[y] = blank }
+    }
+
+    /// Sets the pixel rows `from..<to` (clipped to the window) to `line`.
+    mutating func set(from: Int32, to: Int32, _ line: Line) {
+        let low = max(0, Int(from)), high = min(next.count, Int(to))
+        guard low < high else { return }
+        for y in low..<high { next[y] = line }
+    }
+
+    /// Sets the pixel rows `from..<to` to successive lines of an image, from its first:
+    /// each shows the line's ink (`RowImages.Raster`) at x `left` on, at most `width` of it.
+    /// A line without ink is the fill alone, like any other line of that colour.
+    mutating func setImage(from: Int32, to: Int32, fill: UInt32, left: Int32, width: Int32, serial: Int,
+                           raster: RowImages.Raster, stride: Int32) {
+        let low = max(0, Int(from)), high = min(next.count, Int(to))
+        guard low < high else { return }
+        for y in low..<high {
+            let line = Int32(y) - from
+            let ink = raster.ink(line: line)
+            let inkTo = min(ink.to, width)
+            guard ink.from < inkTo else { next[y] = Line(fill: fill); continue }
+            next[y] = Line(fill: fill, left: left + ink.from, right: left + inkTo, image: serial, imageLine: line,
+                           source: raster.pixels + Int(line) * Int(stride) + Int(ink.from))
+        }
+    }
+
+    /// Writes the described frame into `canvas`: every line if `valid` is false, else only
+    /// the spans that differ from what is shown, plus what lies under `covered` (the
+    /// overlays drawn over the list last frame, which are not list pixels). Returns the
+    /// first and last pixel rows written, nil if none.
+    mutating func write(to canvas: WindowCanvas, uncovering covered: [SDL_Rect]) -> (top: Int32, bottom: Int32)? {
+        var top = Int32.max, bottom = Int32.min
+        for y in next.indices {
+            let new = next[y], row = Int32(y)
+            var from: Int32 = width, to: Int32 = 0
+            if !valid {
+                from = 0; to = width
+            } else {
+                let old = shown[y]
+                if old.fill != new.fill {
+                    from = 0; to = width
+                } else if !old.shows(new) {
+                    // Same colour: only where either span lies can a pixel differ.
+                    if old.left < old.right { from = old.left; to = old.right }
+                    if new.left < new.right { from = min(from, new.left); to = max(to, new.right) }
+                }
+            }
+            if from < to { Self.write(new, row: row, from: from, to: to, into: canvas) }
+            var touched = from < to
+            for r in covered where r.y <= row && row < r.y + r.h && (r.x < from || r.x + r.w > to) {
+                Self.write(new, row: row, from: r.x, to: r.x + r.w, into: canvas)
+                touched = true
+            }
+            if touched { top = min(top, row); bottom = max(bottom, row) }
+        }
+        swap(&shown, &next)
+        valid = true
+        return top <= bottom ? (top, bottom) : nil
+    }
+
+    /// Writes the shown lines again inside `rect` (under overlays that changed).
+    func rewrite(_ rect: SDL_Rect, into canvas: WindowCanvas) {
+        let low = max(0, Int(rect.y)), high = min(shown.count, Int(rect.y + rect.h))
+        guard valid, low < high else { return }
+        for y in low..<high { Self.write(shown[y], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
+    }
+
+    /// Pixels `from..<to` of one line: the fill, the span's pixels where it lies.
+    private static func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas) {
+        let from = max(0, from), to = min(canvas.bounds.w, to)
+        guard from < to else { return }
+        let spanFrom = max(from, line.left), spanTo = min(to, line.right)
+        guard let source = line.source, spanFrom < spanTo else {
+            canvas.fill(row: row, from: from, to: to, pixel: line.fill)
+            return
+        }
+        canvas.fill(row: row, from: from, to: spanFrom, pixel: line.fill)
+        canvas.copy(row: row, x: spanFrom, from: source + Int(spanFrom - line.left), count: spanTo - spanFrom)
+        canvas.fill(row: row, from: spanTo, to: to, pixel: line.fill)
+    }
+}
