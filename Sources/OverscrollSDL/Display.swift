@@ -53,6 +53,8 @@ public final class Display {
     public let vsync: Bool
     /// The drawing path taken, and why (for `--verbose` and the report).
     public let path: RenderPath
+    /// The window is still hidden until the first frame is presented.
+    private var revealOnPresent: Bool
     public let pathReason: String
 
     public init(_ options: Options) throws(SDLError) {
@@ -73,6 +75,12 @@ public final class Display {
         SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
         SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
         SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")
+        // The program takes no text input, yet the input method SDL's X11 driver opens
+        // would first parse the locale's Compose table (thousands of lines, 5–10 ms of
+        // every start): an empty one while SDL starts, unless the operator chose a file.
+        let skipCompose = getenv("XCOMPOSEFILE") == nil
+        if skipCompose { setenv("XCOMPOSEFILE", "/dev/null", 1) }
+        defer { if skipCompose { unsetenv("XCOMPOSEFILE") } }
         guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("cannot start SDL video") }
         let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
@@ -83,7 +91,10 @@ public final class Display {
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
-        flags |= options.hidden ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
+        // On X11 the window is mapped only with its first frame ready (`present`): mapped
+        // at once, it would show black while the fonts open and the first rows are laid out.
+        revealOnPresent = !options.hidden && chosen == "x11"
+        flags |= options.hidden || revealOnPresent ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
         let displays = SDL_GetNumVideoDisplays()
         guard options.displayIndex == 0 || options.displayIndex < displays else {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
@@ -151,6 +162,10 @@ public final class Display {
     /// Shows what was drawn: on the CPU path only `rects` (pixels; nil for the whole
     /// window) reach the display, on the GPU path the whole frame.
     public func present(_ rects: [SDL_Rect]?) {
+        if revealOnPresent {
+            revealOnPresent = false
+            SDL_ShowWindow(window)
+        }
         switch path {
         case .gpu:
             SDL_RenderPresent(renderer)

@@ -63,7 +63,8 @@ struct ListLines {
     }
 
     /// Sets the pixel rows `from..<to` to successive lines of an image, from its first:
-    /// each shows the line's ink (`RowImages.Raster`) at x `left` on, at most `width` of it.
+    /// each shows the line's ink (`RowImages.Raster`) at x `left` on, at most `width` of it,
+    /// cut to the window.
     /// A line without ink is the fill alone, like any other line of that colour.
     mutating func setImage(from: Int32, to: Int32, fill: UInt32, left: Int32, width: Int32, serial: Int,
                            raster: RowImages.Raster, stride: Int32) {
@@ -72,10 +73,11 @@ struct ListLines {
         for y in low..<high {
             let line = Int32(y) - from
             let ink = raster.ink(line: line)
-            let inkTo = min(ink.to, width)
-            guard ink.from < inkTo else { next[y] = Line(fill: fill); continue }
-            next[y] = Line(fill: fill, left: left + ink.from, right: left + inkTo, image: serial, imageLine: line,
-                           source: raster.pixels + Int(line) * Int(stride) + Int(ink.from))
+            // The ink's pixels on screen: inside the image's shown width and the window.
+            let spanFrom = max(left + ink.from, 0), spanTo = min(left + min(ink.to, width), self.width)
+            guard spanFrom < spanTo else { next[y] = Line(fill: fill); continue }
+            next[y] = Line(fill: fill, left: spanFrom, right: spanTo, image: serial, imageLine: line,
+                           source: raster.pixels + Int(line) * Int(stride) + Int(spanFrom - left))
         }
     }
 

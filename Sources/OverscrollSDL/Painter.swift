@@ -121,7 +121,6 @@ public final class Painter {
                 canvas?.clip = area
                 if let canvas {
                     lines.rewrite(area, into: canvas)
-                    drawStatus(scene, within: area)
                 } else {
                     SDL_RenderSetClipRect(renderer, &area)
                     drawList(scene, within: area)
@@ -143,7 +142,6 @@ public final class Painter {
         let written = lines.write(to: canvas, uncovering: covered)
         var area = written.map { SDL_Rect(x: 0, y: $0.top, w: canvas.bounds.w, h: $0.bottom - $0.top + 1) }
         for rect in covered { area = Self.union(area, rect) }
-        drawStatus(scene, within: canvas.bounds)
         drawOverlays(scene)
         noteCovered(scene)
         for rect in covered { area = Self.union(area, rect) }
@@ -172,7 +170,6 @@ public final class Painter {
     private func noteCovered(_ scene: Scene) {
         covered.removeAll(keepingCapacity: true)
         for part in Self.overlayOrder { if let rect = overlayRect(part, of: scene) { covered.append(rect) } }
-        if let rect = statusRect(scene) { covered.append(rect) }
     }
 
     /// Shows what `draw` returned: only the damaged rectangles where the display allows.
@@ -261,12 +258,23 @@ public final class Painter {
     /// The same list as `drawList`, described a pixel row at a time for the CPU path
     /// (`ListLines`); rows are laid out in the same order, so where two overlap the later
     /// one shows, as it would painted.
+    /// Composes images (the status line's) on the way: call it before anything is drawn.
     private func describeList(_ scene: Scene, on canvas: WindowCanvas) {
         let s = scale
         let width = canvas.bounds.w, height = canvas.bounds.h
         lines.begin(width: width, height: height, fill: canvas.pixel(Palette.background))
         let top = listTop(scene)
-        lines.set(from: 0, to: top, ListLines.Line(fill: canvas.pixel(Palette.gap)))
+        let gap = canvas.pixel(Palette.gap)
+        lines.set(from: 0, to: top, ListLines.Line(fill: gap))
+        // The status line is part of the gap, composed onto it once; rows cover the rest.
+        if let status = scene.status, status.opacity > 0,
+           let image = rowImages.statusImage(status.text, color: Palette.statusText, opacity: status.opacity, background: Palette.gap),
+           let raster = image.raster {
+            let x = Int32(((scene.width * s - Double(image.width)) / 2).rounded())
+            let y = Int32((status.centerY * s - Double(image.height) / 2).rounded())
+            lines.setImage(from: y, to: min(y + image.height, top), fill: gap, left: x, width: image.width,
+                           serial: image.serial, raster: raster, stride: image.width)
+        }
         let rowHeight = Int32((scene.rowHeight * s).rounded())
         let inset = Int32((scene.textInset * s).rounded())
         let separator = ListLines.Line(fill: canvas.pixel(Palette.separator))

@@ -46,6 +46,9 @@ final class RowImages {
     private var width: Int32 = 0
     private var frame = 0
     private var serials = 0
+    /// The status line's image and the opacity it was made at (one kept: the line changes
+    /// a few times a pull at most).
+    private var status: (image: Image, opacity: Double)?
     /// The window's own pixel format where the renderer can draw into it, so a copy onto
     /// the window surface is a `memcpy` per line, not a conversion.
     let format: UInt32
@@ -94,7 +97,9 @@ final class RowImages {
               let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
                                               label.width, label.height) else { return nil }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
-        let raster = compose(texture, label: label, background: shade, readBack: display.path == .cpu)
+        // Rows are rasterized in their colour already (emoji keep theirs): no tint.
+        let raster = compose(texture, label: label, tint: SDL_Color(r: 255, g: 255, b: 255, a: 255), alpha: 255,
+                             background: shade, readBack: display.path == .cpu)
         serials += 1
         let image = Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
                           raster: raster, serial: serials, id: row.id,
@@ -103,9 +108,30 @@ final class RowImages {
         return image
     }
 
-    /// The row's background, then the text blended once, here, instead of every frame.
-    private func compose(_ texture: OpaquePointer, label: TextCache.Entry, background: SDL_Color,
-                         readBack: Bool) -> Raster? {
+    /// The status line under the refresh arc composed onto the gap, as a row's text is onto
+    /// its row: the CPU path shows it as part of the list (`ListLines`), not blended over
+    /// it every frame. Nil for a status that cannot be drawn.
+    func statusImage(_ line: String, color: SDL_Color, opacity: Double, background: SDL_Color) -> Image? {
+        if let status, status.image.text == line, status.opacity == opacity { return status.image }
+        if let old = status?.image { release(old) }
+        status = nil
+        let alpha = UInt8(max(0, min(255, (255 * opacity).rounded())))
+        guard let label = text.label(line),
+              let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
+                                              label.width, label.height) else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
+        let raster = compose(texture, label: label, tint: color, alpha: alpha, background: background, readBack: display.path == .cpu)
+        serials += 1
+        let image = Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
+                          raster: raster, serial: serials, id: -1, text: line, shade: background, lastUsed: frame)
+        status = (image, opacity)
+        return image
+    }
+
+    /// The background, then the text (white glyphs `tint`ed, at `alpha`) blended once,
+    /// here, instead of every frame.
+    private func compose(_ texture: OpaquePointer, label: TextCache.Entry, tint: SDL_Color, alpha: UInt8,
+                         background: SDL_Color, readBack: Bool) -> Raster? {
         let renderer = display.renderer
         let previous = SDL_GetRenderTarget(renderer)
         SDL_SetRenderTarget(renderer, texture)
@@ -114,9 +140,8 @@ final class RowImages {
         SDL_SetRenderDrawColor(renderer, background.r, background.g, background.b, 255)
         var all = SDL_Rect(x: 0, y: 0, w: label.width, h: label.height)
         SDL_RenderFillRect(renderer, &all)
-        // Rows are rasterized in their colour already (emoji keep theirs): no tint.
-        SDL_SetTextureColorMod(label.texture, 255, 255, 255)
-        SDL_SetTextureAlphaMod(label.texture, 255)
+        SDL_SetTextureColorMod(label.texture, tint.r, tint.g, tint.b)
+        SDL_SetTextureAlphaMod(label.texture, alpha)
         SDL_RenderCopy(renderer, label.texture, nil, &all)
         guard readBack, let layout = SDL_AllocFormat(format) else { return nil }
         defer { SDL_FreeFormat(layout) }
@@ -148,6 +173,8 @@ final class RowImages {
 
     private func drop() {
         for image in images.values { release(image) }
+        if let old = status?.image { release(old) }
+        status = nil
         images.removeAll(keepingCapacity: true)
     }
 

@@ -38,7 +38,7 @@ enum ExitStatus: Int32, CaseIterable {
     static var helpText: String {
         "EXIT STATUS:\n" + allCases.map { status in
             let code = String(status.rawValue)
-            return "  " + code + String(repeating: " ", count: 4 - code.count) + status.meaning.replacingOccurrences(of: "`", with: "")
+            return "  " + code + String(repeating: " ", count: 4 - code.count) + String(status.meaning.filter { $0 != "`" })
         }.joined(separator: "\n")
     }
 
