@@ -20,10 +20,10 @@ struct ListLines {
         /// The span [left, right) in pixels, copied from `source`; empty when left == right.
         var left: Int32 = 0
         var right: Int32 = 0
-        /// Which image line the span shows: the image's serial (0: none) and its line.
+        /// Which image line the span shows: the image's line and serial (0: none).
         /// Compared instead of `source`, whose address a later image may reuse.
-        var image: Int = 0
         var imageLine: Int32 = 0
+        var image: Int = 0
         /// The span's first pixel. Valid only during the frame that set it.
         var source: UnsafePointer<UInt32>?
 
@@ -76,7 +76,7 @@ struct ListLines {
             // The ink's pixels on screen: inside the image's shown width and the window.
             let spanFrom = max(left + ink.from, 0), spanTo = min(left + min(ink.to, width), self.width)
             guard spanFrom < spanTo else { next[y] = Line(fill: fill); continue }
-            next[y] = Line(fill: fill, left: spanFrom, right: spanTo, image: serial, imageLine: line,
+            next[y] = Line(fill: fill, left: spanFrom, right: spanTo, imageLine: line, image: serial,
                            source: raster.pixels + Int(line) * Int(stride) + Int(spanFrom - left))
         }
     }
@@ -87,28 +87,36 @@ struct ListLines {
     /// first and last pixel rows written, nil if none.
     mutating func write(to canvas: WindowCanvas, uncovering covered: [SDL_Rect]) -> (top: Int32, bottom: Int32)? {
         var top = Int32.max, bottom = Int32.min
-        for y in next.indices {
-            let new = next[y], row = Int32(y)
-            var from: Int32 = width, to: Int32 = 0
-            if !valid {
-                from = 0; to = width
-            } else {
-                let old = shown[y]
-                if old.fill != new.fill {
-                    from = 0; to = width
-                } else if !old.shows(new) {
-                    // Same colour: only where either span lies can a pixel differ.
-                    if old.left < old.right { from = old.left; to = old.right }
-                    if new.left < new.right { from = min(from, new.left); to = max(to, new.right) }
+        let width = self.width, everything = !valid
+        // 800 to 2000 lines a frame: read through buffers, without a bounds check each.
+        shown.withUnsafeBufferPointer { shown in
+            next.withUnsafeBufferPointer { next in
+                covered.withUnsafeBufferPointer { covered in
+                    for y in next.indices {
+                        let new = next[y], row = Int32(y)
+                        var from: Int32 = width, to: Int32 = 0
+                        if everything {
+                            from = 0; to = width
+                        } else {
+                            let old = shown[y]
+                            if old.fill != new.fill {
+                                from = 0; to = width
+                            } else if !old.shows(new) {
+                                // Same colour: only where either span lies can a pixel differ.
+                                if old.left < old.right { from = old.left; to = old.right }
+                                if new.left < new.right { from = min(from, new.left); to = max(to, new.right) }
+                            }
+                        }
+                        if from < to { Self.write(new, row: row, from: from, to: to, into: canvas) }
+                        var touched = from < to
+                        for r in covered where r.y <= row && row < r.y + r.h && (r.x < from || r.x + r.w > to) {
+                            Self.write(new, row: row, from: r.x, to: r.x + r.w, into: canvas)
+                            touched = true
+                        }
+                        if touched { top = min(top, row); bottom = max(bottom, row) }
+                    }
                 }
             }
-            if from < to { Self.write(new, row: row, from: from, to: to, into: canvas) }
-            var touched = from < to
-            for r in covered where r.y <= row && row < r.y + r.h && (r.x < from || r.x + r.w > to) {
-                Self.write(new, row: row, from: r.x, to: r.x + r.w, into: canvas)
-                touched = true
-            }
-            if touched { top = min(top, row); bottom = max(bottom, row) }
         }
         swap(&shown, &next)
         valid = true
