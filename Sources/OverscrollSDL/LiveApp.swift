@@ -33,6 +33,9 @@ public final class LiveApp {
     private let metrics: MetricsWriter?
     private let displayWatch: DisplayLossWatch
     private var screen: ScreenFollower
+    private let native: NativeDisplay
+    /// When SDL last pumped the display's events (monotonic seconds).
+    private var lastPump = -Double.infinity
     private var reload: ReloadSignal?
     private let warn: (String) -> Void
     /// Keep drawing until then (monotonic seconds), though nothing moves: the window was
@@ -77,6 +80,7 @@ public final class LiveApp {
         nonisolated(unsafe) let sendableWarn = warn
         metrics = options.metricsPath.map { MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, warn: { sendableWarn($0) }) }
         let native = NativeDisplay(window: display.window)
+        self.native = native
         screen = ScreenFollower(native: native)
         let wake: @Sendable () -> Void = {
             var event = SDL_Event()
@@ -147,7 +151,14 @@ public final class LiveApp {
             }
             let frameStart = MonotonicClock.now()
             let cpuStart = ProcessCPUClock.now()
-            while running && SDL_PollEvent(&event) != 0 {
+            // SDL reads the display only when it may have sent something, and at least
+            // ten times a second: pumping is also where SDL turns SIGTERM into SDL_QUIT.
+            // Events other threads pushed (a finished refresh) are in SDL's queue already.
+            if frameStart - lastPump >= 0.1 || native.mayHaveInput() {
+                SDL_PumpEvents()
+                lastPump = frameStart
+            }
+            while running && SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) > 0 {
                 running = handle(event)
             }
             // Only now is the frame's model time known (a stall is cut out of it): place the

@@ -60,6 +60,17 @@ struct NativeDisplay {
 
     /// Replaces Xlib's fatal I/O error handler (which prints and exits 1) with `handler`,
     /// which must not return.
+    /// Whether the server may have sent something not yet handled: on X11, events Xlib
+    /// already read (XEventsQueued with QueuedAlready reads nothing) or bytes waiting on the
+    /// socket (one poll); elsewhere always true. Pumping SDL's events costs a handful of
+    /// reads that find nothing on most frames of an animation.
+    func mayHaveInput() -> Bool {
+        guard kind == .x11, let x11, let connection, socket >= 0 else { return true }
+        if x11.eventsQueued(connection, 0) > 0 { return true }      // 0: QueuedAlready
+        var fd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) != 0
+    }
+
     func onXConnectionLost(_ handler: @convention(c) (OpaquePointer?) -> Int32) {
         x11?.setIOErrorHandler(handler)
     }
@@ -80,6 +91,7 @@ private struct X11Functions {
                                             UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
                                             UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?,
                                             UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?) -> Int32
+    typealias EventsQueued = @convention(c) (OpaquePointer?, Int32) -> Int32
     typealias IOErrorHandler = @convention(c) (OpaquePointer?) -> Int32
     typealias SetIOErrorHandler = @convention(c) (IOErrorHandler?) -> IOErrorHandler?
 
@@ -87,14 +99,16 @@ private struct X11Functions {
     let defaultRootWindow: DefaultRootWindow
     let getGeometry: GetGeometry
     let setIOErrorHandlerFunction: SetIOErrorHandler
+    let eventsQueued: EventsQueued
 
     init?() {
         let lib = "libX11.so.6"
         guard let a = NativeDisplay.symbol(lib, "XConnectionNumber", as: ConnectionNumber.self),
               let b = NativeDisplay.symbol(lib, "XDefaultRootWindow", as: DefaultRootWindow.self),
               let c = NativeDisplay.symbol(lib, "XGetGeometry", as: GetGeometry.self),
-              let d = NativeDisplay.symbol(lib, "XSetIOErrorHandler", as: SetIOErrorHandler.self) else { return nil }
-        (connectionNumber, defaultRootWindow, getGeometry, setIOErrorHandlerFunction) = (a, b, c, d)
+              let d = NativeDisplay.symbol(lib, "XSetIOErrorHandler", as: SetIOErrorHandler.self),
+              let e = NativeDisplay.symbol(lib, "XEventsQueued", as: EventsQueued.self) else { return nil }
+        (connectionNumber, defaultRootWindow, getGeometry, setIOErrorHandlerFunction, eventsQueued) = (a, b, c, d, e)
     }
 
     func rootSize(_ display: OpaquePointer) -> (width: Int, height: Int)? {
