@@ -27,10 +27,16 @@ final class IndicatorImage {
     private var base: [UInt32] = []
     private var baseAlpha: UInt8 = 0
     private var pixels: [UInt32] = []
-    /// The pixels the ring touches: index into `pixels`, radial coverage, angle in turns.
-    private var ring: [(index: Int32, coverage: Float, angle: Float)] = []
+    /// The pixels the ring touches: index into `pixels`, its x and y, radial coverage,
+    /// angle in turns.
+    private var ring: [(index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float)] = []
     /// The arc last shaded into `pixels` (unchanged: only the copy is done again).
     private var shaded: (start: Double, sweep: Double, alpha: UInt8)?
+    /// `pixels` changed since the texture was last filled from them.
+    private var textureStale = false
+    /// Each ring pixel's colour under the arc, for `arcColoursAlpha` (see `colourArc`).
+    private var arcColours: [UInt32] = []
+    private var arcColoursAlpha: UInt8 = 0
 
     init(display: Display) { self.display = display }
 
@@ -53,12 +59,44 @@ final class IndicatorImage {
         if baseAlpha != alpha { shadeDisc(alpha: alpha) }
         if shaded == nil || shaded!.start != indicator.arc.start || shaded!.sweep != indicator.arc.sweep || shaded!.alpha != alpha {
             shadeArc(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha)
+            textureStale = true
+        }
+        if textureStale {
             var area = SDL_Rect(x: 0, y: 0, w: side, h: side)
             pixels.withUnsafeBytes { raw in _ = SDL_UpdateTexture(texture, &area, raw.baseAddress, side * 4) }
+            textureStale = false
         }
         var destination = SDL_Rect(x: Int32(left), y: Int32(top), w: side, h: side)
         var source = SDL_Rect(x: 0, y: 0, w: side, h: side)
         SDL_RenderCopy(display.renderer, texture, &source, &destination)
+    }
+
+    /// The spinner turning in place: when the indicator drawn last frame had this one's
+    /// size, place and opacity and its disc is opaque, only the ring's pixels change and
+    /// none of them lets the list show through, so they are written straight into the
+    /// window — a few hundred stores instead of restoring the list under the square and
+    /// blending it all again. Returns the square written in, or nil when that does not
+    /// hold (then `draw` as usual).
+    func turn(_ indicator: IndicatorScene, centerX: Double, scale s: Double, on canvas: WindowCanvas) -> SDL_Rect? {
+        let k = indicator.scale
+        let discRadius = (indicator.radius + 8) * s * k
+        let cx = centerX, cy = indicator.centerY * s
+        let reach = discRadius + 2
+        let left = (cx - reach).rounded(.down), top = (cy - reach).rounded(.down)
+        let side = Int32((2 * reach).rounded(.up)) + 2
+        let wanted = Geometry(side: side, centerX: cx - left, centerY: cy - top, discRadius: discRadius,
+                              ringRadius: indicator.radius * s * k, halfThickness: indicator.thickness * s * k / 2)
+        let alpha = UInt8(max(0, min(255, (255 * indicator.arc.opacity).rounded())))
+        // The texture's ARGB is the window's pixel as is only in these two layouts.
+        let layouts = [SDL_PIXELFORMAT_ARGB8888.rawValue, SDL_PIXELFORMAT_RGB888.rawValue]
+        guard geometry == wanted, alpha == 255, baseAlpha == 255, layouts.contains(canvas.pixelFormat) else { return nil }
+        let x0 = Int32(left), y0 = Int32(top)
+        // Over an opaque disc every ring pixel is opaque: SDL's blend would copy it.
+        forEachRingPixel(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha) { pixel, value in
+            canvas.set(x: x0 + Int32(pixel.x), y: y0 + Int32(pixel.y), pixel: value)
+        }
+        // `pixels` and the texture still hold the last arc `draw` shaded.
+        return SDL_Rect(x: x0, y: y0, w: side, h: side)
     }
 
     /// Distances and angles of every pixel; the ring's pixels listed apart. A pixel is
@@ -75,6 +113,7 @@ final class IndicatorImage {
         disc.removeAll(keepingCapacity: true)
         disc.append(contentsOf: repeatElement(0, count: count))
         ring.removeAll(keepingCapacity: true)
+        arcColours.removeAll(keepingCapacity: true)
         baseAlpha = 0
         shaded = nil
         let inner = max(0, g.ringRadius - g.halfThickness), outer = g.ringRadius + g.halfThickness
@@ -95,7 +134,7 @@ final class IndicatorImage {
                     // The ring: full inside its edges, fading to nothing over one pixel on either side.
                     let coverage = min(1, max(0, min(d - (inner - 1), (outer + 1) - d)))
                     guard coverage > 0 else { continue }
-                    ring.append((Int32(index), Float(coverage), Self.turns(dy: dy, dx: dx)))
+                    ring.append((Int32(index), Int16(x), Int16(y), Float(coverage), Self.turns(dy: dy, dx: dx)))
                 }
             }
         }
@@ -106,6 +145,7 @@ final class IndicatorImage {
     private func shadeDisc(alpha: UInt8) {
         baseAlpha = alpha
         shaded = nil
+        arcColours.removeAll(keepingCapacity: true)
         let c = Palette.indicatorDisc
         let rgb = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
         let scale = Float(alpha)
@@ -139,32 +179,61 @@ final class IndicatorImage {
     private func shadeArc(start: Double, sweep: Double, alpha: UInt8) {
         shaded = (start, sweep, alpha)
         pixels.withUnsafeMutableBufferPointer { out in
-            base.withUnsafeBufferPointer { disc in
-                _ = out.initialize(from: disc)
-                guard sweep > 0 else { return }
-                let from = Float(start - start.rounded(.down)), span = Float(min(1, sweep))
-                let accent = Palette.accent
-                let ar = Float(accent.r), ag = Float(accent.g), ab = Float(accent.b)
-                let arcAlpha = Float(alpha) / 255
-                for pixel in ring {
-                    var offset = pixel.angle - from
-                    if offset < 0 { offset += 1 }
-                    guard offset <= span else { continue }
-                    let i = Int(pixel.index)
-                    let below = disc[i]
-                    let a = pixel.coverage * arcAlpha
-                    let da = Float(below >> 24) / 255 * (1 - a)
-                    let outA = a + da
-                    guard outA > 0 else { continue }
-                    // Arc over disc, non-premultiplied: what SDL's blend of the two would give.
-                    let r = (ar * a + Float((below >> 16) & 0xFF) * da) / outA
-                    let gg = (ag * a + Float((below >> 8) & 0xFF) * da) / outA
-                    let b = (ab * a + Float(below & 0xFF) * da) / outA
-                    out[i] = UInt32((outA * 255).rounded()) << 24 | UInt32(r.rounded()) << 16
-                        | UInt32(gg.rounded()) << 8 | UInt32(b.rounded())
+            base.withUnsafeBufferPointer { disc in _ = out.initialize(from: disc) }
+        }
+        var out = pixels
+        pixels = []              // written through `out`, uniquely referenced: no copy
+        forEachRingPixel(start: start, sweep: sweep, alpha: alpha) { pixel, value in out[Int(pixel.index)] = value }
+        pixels = out
+    }
+
+    /// Calls `body` with each ring pixel and its colour under the arc (`start`, `sweep` in
+    /// turns, clockwise from 3 o'clock): the arc over the disc where it covers the pixel,
+    /// the disc elsewhere. The arc's ends are cut square, so a covered pixel's colour
+    /// depends only on its coverage: worked out once a size and opacity (`colourArc`), a
+    /// turning spinner only tests angles.
+    private func forEachRingPixel(start: Double, sweep: Double, alpha: UInt8,
+                                  _ body: ((index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float), UInt32) -> Void) {
+        if arcColoursAlpha != alpha || arcColours.count != ring.count { colourArc(alpha: alpha) }
+        let from = Float(start - start.rounded(.down)), span = sweep > 0 ? Float(min(1, sweep)) : -1
+        ring.withUnsafeBufferPointer { ring in
+            arcColours.withUnsafeBufferPointer { colours in
+                base.withUnsafeBufferPointer { disc in
+                    for j in ring.indices {
+                        var offset = ring[j].angle - from
+                        if offset < 0 { offset += 1 }
+                        body(ring[j], offset <= span ? colours[j] : disc[Int(ring[j].index)])
+                    }
                 }
             }
         }
+    }
+
+    /// Each ring pixel covered by the arc at `alpha`, over the disc, non-premultiplied: what
+    /// SDL's blend of the two would give (the disc's own pixel where the arc adds nothing).
+    private func colourArc(alpha: UInt8) {
+        arcColoursAlpha = alpha
+        let accent = Palette.accent
+        let ar = Float(accent.r), ag = Float(accent.g), ab = Float(accent.b)
+        let arcAlpha = Float(alpha) / 255
+        var colours = arcColours
+        arcColours = []
+        colours.removeAll(keepingCapacity: true)
+        base.withUnsafeBufferPointer { disc in
+            for pixel in ring {
+                let below = disc[Int(pixel.index)]
+                let a = pixel.coverage * arcAlpha
+                let da = Float(below >> 24) / 255 * (1 - a)
+                let outA = a + da
+                guard outA > 0 else { colours.append(below); continue }
+                let r = (ar * a + Float((below >> 16) & 0xFF) * da) / outA
+                let gg = (ag * a + Float((below >> 8) & 0xFF) * da) / outA
+                let b = (ab * a + Float(below & 0xFF) * da) / outA
+                colours.append(UInt32((outA * 255).rounded()) << 24 | UInt32(r.rounded()) << 16
+                               | UInt32(gg.rounded()) << 8 | UInt32(b.rounded()))
+            }
+        }
+        arcColours = colours
     }
 
     /// A streaming texture at least `side` square, made again only when it must grow.

@@ -103,6 +103,10 @@ public final class Painter {
             drawOverlays(scene)
             return .whole
         case .overlays(let parts):
+            if parts == .indicator, let canvas, let area = turnSpinner(scene, since: previous, on: canvas) {
+                damage.append(area)
+                return .rects
+            }
             let bounds = SDL_Rect(x: 0, y: 0, w: Int32((scene.width * scale).rounded()), h: Int32((scene.height * scale).rounded()))
             for part in Self.overlayOrder where parts.contains(part) {
                 var area = SDL_Rect()
@@ -156,6 +160,19 @@ public final class Painter {
         if shown.y == 0, shown.h == window.h { return .whole }
         damage.append(SDL_Rect(x: 0, y: shown.y, w: window.w, h: shown.h))
         return .rects
+    }
+
+    /// Only the spinner turned, in place, with nothing drawn over it: its ring is written
+    /// straight into the window (`IndicatorImage.turn`). Nil when that does not apply.
+    private func turnSpinner(_ scene: Scene, since previous: Scene?, on canvas: WindowCanvas) -> SDL_Rect? {
+        guard let now = scene.indicator, let before = previous?.indicator, scene.flash == 0,
+              now.centerY == before.centerY, now.radius == before.radius, now.thickness == before.thickness,
+              now.scale == before.scale, now.arc.opacity == before.arc.opacity,
+              var square = overlayRect(.indicator, of: scene) else { return nil }
+        for part in Self.overlayOrder where part != .indicator {
+            if var other = overlayRect(part, of: scene), SDL_HasIntersection(&square, &other) == SDL_TRUE { return nil }
+        }
+        return indicator.turn(now, centerX: scene.width / 2 * scale, scale: scale, on: canvas)
     }
 
     private static func union(_ a: SDL_Rect?, _ b: SDL_Rect) -> SDL_Rect {

@@ -64,6 +64,12 @@ struct WindowCanvas {
         }
     }
 
+    /// One pixel, if it is on the surface.
+    func set(x: Int32, y: Int32, pixel: UInt32) {
+        guard x >= 0, y >= 0, x < bounds.w, y < bounds.h else { return }
+        pixels[Int(y) * stride + Int(x)] = pixel
+    }
+
     /// Copies `count` pixels from `source` to pixel row `row` from x; only clipped to the
     /// surface.
     func copy(row: Int32, x: Int32, from source: UnsafePointer<UInt32>, count: Int32) {
