@@ -44,17 +44,11 @@ final class IndicatorImage {
 
     /// Draws `indicator` centred on `centerX` (pixels), at the painter's density `scale`.
     func draw(_ indicator: IndicatorScene, centerX: Double, scale s: Double) {
-        let k = indicator.scale
-        let discRadius = (indicator.radius + 8) * s * k
-        let cx = centerX, cy = indicator.centerY * s
-        let reach = discRadius + 2
-        let left = (cx - reach).rounded(.down), top = (cy - reach).rounded(.down)
-        let side = Int32((2 * reach).rounded(.up)) + 2
+        let (wanted, left, top) = Self.place(indicator, centerX: centerX, scale: s)
+        let side = wanted.side
         guard side > 0, side < 4096 else { return }
-        let wanted = Geometry(side: side, centerX: cx - left, centerY: cy - top, discRadius: discRadius,
-                              ringRadius: indicator.radius * s * k, halfThickness: indicator.thickness * s * k / 2)
         if geometry != wanted { layOut(wanted) }
-        let alpha = UInt8(max(0, min(255, (255 * indicator.arc.opacity).rounded())))
+        let alpha = Self.alpha(indicator)
         guard alpha > 0, let texture = texture(side: side) else { return }
         if baseAlpha != alpha { shadeDisc(alpha: alpha) }
         if shaded == nil || shaded!.start != indicator.arc.start || shaded!.sweep != indicator.arc.sweep || shaded!.alpha != alpha {
@@ -66,7 +60,7 @@ final class IndicatorImage {
             pixels.withUnsafeBytes { raw in _ = SDL_UpdateTexture(texture, &area, raw.baseAddress, side * 4) }
             textureStale = false
         }
-        var destination = SDL_Rect(x: Int32(left), y: Int32(top), w: side, h: side)
+        var destination = SDL_Rect(x: left, y: top, w: side, h: side)
         var source = SDL_Rect(x: 0, y: 0, w: side, h: side)
         SDL_RenderCopy(display.renderer, texture, &source, &destination)
     }
@@ -78,25 +72,35 @@ final class IndicatorImage {
     /// blending it all again. Returns the square written in, or nil when that does not
     /// hold (then `draw` as usual).
     func turn(_ indicator: IndicatorScene, centerX: Double, scale s: Double, on canvas: WindowCanvas) -> SDL_Rect? {
+        let (wanted, x0, y0) = Self.place(indicator, centerX: centerX, scale: s)
+        let alpha = Self.alpha(indicator)
+        // The texture's ARGB is the window's pixel as is only in these two layouts.
+        let layouts = [SDL_PIXELFORMAT_ARGB8888.rawValue, SDL_PIXELFORMAT_RGB888.rawValue]
+        guard geometry == wanted, alpha == 255, baseAlpha == 255, layouts.contains(canvas.pixelFormat) else { return nil }
+        // Over an opaque disc every ring pixel is opaque: SDL's blend would copy it.
+        forEachRingPixel(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha) { pixel, value in
+            canvas.set(x: x0 + Int32(pixel.x), y: y0 + Int32(pixel.y), pixel: value)
+        }
+        // `pixels` and the texture still hold the last arc `draw` shaded.
+        return SDL_Rect(x: x0, y: y0, w: wanted.side, h: wanted.side)
+    }
+
+    /// Where `indicator` is drawn centred on `centerX` at density `s`: the square's
+    /// geometry and its top-left corner in the window, in pixels.
+    private static func place(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (Geometry, left: Int32, top: Int32) {
         let k = indicator.scale
         let discRadius = (indicator.radius + 8) * s * k
         let cx = centerX, cy = indicator.centerY * s
         let reach = discRadius + 2
         let left = (cx - reach).rounded(.down), top = (cy - reach).rounded(.down)
         let side = Int32((2 * reach).rounded(.up)) + 2
-        let wanted = Geometry(side: side, centerX: cx - left, centerY: cy - top, discRadius: discRadius,
-                              ringRadius: indicator.radius * s * k, halfThickness: indicator.thickness * s * k / 2)
-        let alpha = UInt8(max(0, min(255, (255 * indicator.arc.opacity).rounded())))
-        // The texture's ARGB is the window's pixel as is only in these two layouts.
-        let layouts = [SDL_PIXELFORMAT_ARGB8888.rawValue, SDL_PIXELFORMAT_RGB888.rawValue]
-        guard geometry == wanted, alpha == 255, baseAlpha == 255, layouts.contains(canvas.pixelFormat) else { return nil }
-        let x0 = Int32(left), y0 = Int32(top)
-        // Over an opaque disc every ring pixel is opaque: SDL's blend would copy it.
-        forEachRingPixel(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha) { pixel, value in
-            canvas.set(x: x0 + Int32(pixel.x), y: y0 + Int32(pixel.y), pixel: value)
-        }
-        // `pixels` and the texture still hold the last arc `draw` shaded.
-        return SDL_Rect(x: x0, y: y0, w: side, h: side)
+        let geometry = Geometry(side: side, centerX: cx - left, centerY: cy - top, discRadius: discRadius,
+                                ringRadius: indicator.radius * s * k, halfThickness: indicator.thickness * s * k / 2)
+        return (geometry, Int32(left), Int32(top))
+    }
+
+    private static func alpha(_ indicator: IndicatorScene) -> UInt8 {
+        UInt8(max(0, min(255, (255 * indicator.arc.opacity).rounded())))
     }
 
     /// Distances and angles of every pixel; the ring's pixels listed apart. A pixel is

@@ -93,17 +93,10 @@ final class RowImages {
                 return hit
             }
         }
-        guard let label = text.row(row.id, text: row.text),
-              let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
-                                              label.width, label.height) else { return nil }
-        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
         // Rows are rasterized in their colour already (emoji keep theirs): no tint.
-        let raster = compose(texture, label: label, tint: SDL_Color(r: 255, g: 255, b: 255, a: 255), alpha: 255,
-                             background: shade, readBack: display.path == .cpu)
-        serials += 1
-        let image = Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
-                          raster: raster, serial: serials, id: row.id,
-                          text: row.text, shade: shade, lastUsed: frame)
+        guard let label = text.row(row.id, text: row.text),
+              let image = makeImage(label, tint: SDL_Color(r: 255, g: 255, b: 255, a: 255), alpha: 255,
+                                    background: shade, id: row.id, text: row.text) else { return nil }
         images[row.id] = image
         return image
     }
@@ -117,15 +110,22 @@ final class RowImages {
         status = nil
         let alpha = UInt8(max(0, min(255, (255 * opacity).rounded())))
         guard let label = text.label(line),
-              let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
-                                              label.width, label.height) else { return nil }
-        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
-        let raster = compose(texture, label: label, tint: color, alpha: alpha, background: background, readBack: display.path == .cpu)
-        serials += 1
-        let image = Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
-                          raster: raster, serial: serials, id: -1, text: line, shade: background, lastUsed: frame)
+              let image = makeImage(label, tint: color, alpha: alpha, background: background, id: -1, text: line) else { return nil }
         status = (image, opacity)
         return image
+    }
+
+    /// `label` composed into a new opaque image (and read back on the CPU path), with a
+    /// serial of its own.
+    private func makeImage(_ label: TextCache.Entry, tint: SDL_Color, alpha: UInt8, background: SDL_Color,
+                           id: Int, text: String) -> Image? {
+        guard let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
+                                              label.width, label.height) else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
+        let raster = compose(texture, label: label, tint: tint, alpha: alpha, background: background, readBack: display.path == .cpu)
+        serials += 1
+        return Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
+                     raster: raster, serial: serials, id: id, text: text, shade: background, lastUsed: frame)
     }
 
     /// The background, then the text (white glyphs `tint`ed, at `alpha`) blended once,

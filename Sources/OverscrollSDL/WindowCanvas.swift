@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// The window surface's pixels, written directly on the CPU path: opaque fills and copies
-/// with ordinary stores, clipped to `clip`. SDL's software fill and copy use non-temporal
+/// with ordinary stores, a pixel row at a time (`ListLines`), and the flash blended inside
+/// `clip`. SDL's software fill and copy use non-temporal
 /// (streaming) stores, which stall on the short lines a row is cut into: filling a row's
 /// background around its text through SDL cost more than copying the whole row.
 struct WindowCanvas {
@@ -31,28 +32,6 @@ struct WindowCanvas {
 
     /// The surface's pixel format, for images made to be copied here.
     var pixelFormat: UInt32 { format.pointee.format }
-
-    func fill(_ rect: SDL_Rect, _ color: SDL_Color) {
-        guard let r = clipped(rect) else { return }
-        let value = Int32(bitPattern: pixel(color))
-        // glibc's wmemset is a vectorized 32-bit fill (wchar_t is 32 bits on Linux).
-        for y in Int(r.y)..<Int(r.y + r.h) {
-            UnsafeMutableRawPointer(pixels + y * stride + Int(r.x)).withMemoryRebound(to: wchar_t.self, capacity: Int(r.w)) {
-                _ = wmemset($0, value, Int(r.w))
-            }
-        }
-    }
-
-    /// Copies the top-left `width` × `height` of `image` (`imageStride` pixels a line, in
-    /// the surface's format) with its top-left corner at (x, y).
-    func copy(_ image: UnsafePointer<UInt32>, imageStride: Int32, width: Int32, height: Int32, x: Int32, y: Int32) {
-        guard let r = clipped(SDL_Rect(x: x, y: y, w: width, h: height)) else { return }
-        let dx = Int(r.x - x), dy = Int(r.y - y)
-        for line in 0..<Int(r.h) {
-            (pixels + (Int(r.y) + line) * stride + Int(r.x))
-                .update(from: image + (dy + line) * Int(imageStride) + dx, count: Int(r.w))
-        }
-    }
 
     /// Sets pixels `from..<to` of pixel row `row` to `pixel` (a surface value); not clipped
     /// to `clip`, only to the surface.
