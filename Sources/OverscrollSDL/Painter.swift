@@ -172,7 +172,11 @@ public final class Painter {
         for part in Self.overlayOrder where part != .indicator {
             if var other = overlayRect(part, of: scene), SDL_HasIntersection(&square, &other) == SDL_TRUE { return nil }
         }
-        return indicator.turn(now, centerX: scene.width / 2 * scale, scale: scale, on: canvas)
+        guard var written = indicator.turn(now, centerX: scene.width / 2 * scale, scale: scale, on: canvas) else { return nil }
+        // Cut to the window: SDL 2.26's X11 present moves a rectangle that starts above the
+        // window instead of cutting it, and shows the wrong rows.
+        var window = canvas.bounds, shown = SDL_Rect()
+        return SDL_IntersectRect(&written, &window, &shown) == SDL_TRUE ? shown : SDL_Rect()
     }
 
     private static func union(_ a: SDL_Rect?, _ b: SDL_Rect) -> SDL_Rect {

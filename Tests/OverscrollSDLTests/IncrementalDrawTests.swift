@@ -81,6 +81,9 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
             }
 
             let painted = headless.painter.draw(scene, since: previous)
+            let window = (w: Int32(480 * scale), h: Int32(800 * scale))
+            let outsideWindow = headless.painter.damage.first { $0.x < 0 || $0.y < 0 || $0.x + $0.w > window.w || $0.y + $0.h > window.h }
+            #expect(outsideWindow == nil, "frame \(driver.frame): presents \(outsideWindow!) beyond the window")
             headless.painter.present(painted)
             let partial = headless.readPixels()
             if let before = shown {
