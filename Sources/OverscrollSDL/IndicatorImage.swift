@@ -85,12 +85,22 @@ final class IndicatorImage {
         return SDL_Rect(x: x0, y: y0, w: wanted.side, h: wanted.side)
     }
 
+    /// Whether `a` and `b` are drawn over the same pixels at the same size: a spinner that
+    /// only turns (`turn`).
+    static func samePlace(_ a: IndicatorScene, _ b: IndicatorScene, centerX: Double, scale s: Double) -> Bool {
+        let p = place(a, centerX: centerX, scale: s), q = place(b, centerX: centerX, scale: s)
+        return p.0 == q.0 && p.left == q.left && p.top == q.top
+    }
+
     /// Where `indicator` is drawn centred on `centerX` at density `s`: the square's
     /// geometry and its top-left corner in the window, in pixels.
     private static func place(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (Geometry, left: Int32, top: Int32) {
         let k = indicator.scale
         let discRadius = (indicator.radius + 8) * s * k
-        let cx = centerX, cy = indicator.centerY * s
+        // The centre sits on a whole pixel, as the rows do (`Scene.pixel`): while the list
+        // settles by fractions of a pixel the indicator does not shimmer against it, and
+        // the tables made for its size serve every position (no `layOut` each frame).
+        let cx = centerX.rounded(), cy = (indicator.centerY * s).rounded()
         let reach = discRadius + 2
         let left = (cx - reach).rounded(.down), top = (cy - reach).rounded(.down)
         let side = Int32((2 * reach).rounded(.up)) + 2

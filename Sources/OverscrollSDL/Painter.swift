@@ -165,14 +165,14 @@ public final class Painter {
     /// Only the spinner turned, in place, with nothing drawn over it: its ring is written
     /// straight into the window (`IndicatorImage.turn`). Nil when that does not apply.
     private func turnSpinner(_ scene: Scene, since previous: Scene?, on canvas: WindowCanvas) -> SDL_Rect? {
+        let centerX = scene.width / 2 * scale
         guard let now = scene.indicator, let before = previous?.indicator, scene.flash == 0,
-              now.centerY == before.centerY, now.radius == before.radius, now.thickness == before.thickness,
-              now.scale == before.scale, now.arc.opacity == before.arc.opacity,
+              IndicatorImage.samePlace(now, before, centerX: centerX, scale: scale), now.arc.opacity == before.arc.opacity,
               var square = overlayRect(.indicator, of: scene) else { return nil }
         for part in Self.overlayOrder where part != .indicator {
             if var other = overlayRect(part, of: scene), SDL_HasIntersection(&square, &other) == SDL_TRUE { return nil }
         }
-        guard var written = indicator.turn(now, centerX: scene.width / 2 * scale, scale: scale, on: canvas) else { return nil }
+        guard var written = indicator.turn(now, centerX: centerX, scale: scale, on: canvas) else { return nil }
         // Cut to the window: SDL 2.26's X11 present moves a rectangle that starts above the
         // window instead of cutting it, and shows the wrong rows.
         var window = canvas.bounds, shown = SDL_Rect()
@@ -342,9 +342,11 @@ public final class Painter {
         switch part {
         case .indicator:
             guard let indicator = scene.indicator else { return nil }
-            // The disc's radius, its 1 px feather, and a pixel for rounding.
+            // The disc's radius, its 1 px feather, and a pixel for rounding, around the
+            // whole pixel the indicator is centred on (`IndicatorImage.place`).
             let r = (indicator.radius + 8) * s * indicator.scale + 2
-            return pixelRect(x: scene.width / 2 * s - r, y: indicator.centerY * s - r, w: 2 * r, h: 2 * r)
+            let cx = (scene.width / 2 * s).rounded(), cy = (indicator.centerY * s).rounded()
+            return pixelRect(x: cx - r, y: cy - r, w: 2 * r, h: 2 * r)
         case .banner:
             guard scene.banner != nil else { return nil }
             let margin = 12 * s

@@ -39,6 +39,35 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         #expect(differing == 0)
     }
 
+    /// While the list settles into its resting pull, the indicator moves by fractions of a
+    /// pixel; it is drawn on a whole pixel, so such a frame only turns the spinner.
+    @Test(arguments: [1.0, 2.0])
+    func aSpinnerMovedByAFractionOfAPixelOnlyTurns(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        var model = spinningModel()
+        let first = Scene(model: model)
+        model.step([], to: model.now + 0.1)
+        let turned = Scene(model: model)
+        var moved = turned
+        let centre = try #require(first.indicator).centerY * scale
+        // A fifth of a pixel towards the nearest whole pixel: the same pixel either way.
+        moved.indicator?.centerY += (centre - centre.rounded() >= 0 ? -0.2 : 0.2) / scale
+        #expect(moved.indicator?.centerY != first.indicator?.centerY && moved.rows == first.rows)
+
+        headless.painter.draw(turned)
+        let unmoved = headless.readPixels()
+        headless.painter.draw(first)
+        #expect(headless.painter.draw(moved, since: first) == .rects)
+        let repainted = headless.painter.damage.reduce(0) { $0 + Int($1.w) * Int($1.h) }
+        #expect(repainted > 0 && Double(repainted) < 480 * 800 * scale * scale / 50, "\(headless.painter.damage)")
+        // The same pixels as the spinner turned in place, drawn in part or whole.
+        let partial = headless.readPixels()
+        headless.painter.draw(moved)
+        let whole = headless.readPixels()
+        #expect(zip(partial.pixels, whole.pixels).filter { $0 != $1 }.isEmpty)
+        #expect(zip(unmoved.pixels, whole.pixels).filter { $0 != $1 }.isEmpty)
+    }
+
     @Test func anUnchangedSceneDrawsNothingAndAScrollPresentsTheRowsThatMoved() throws {
         let headless = try Headless()
         var model = pulledModel(fingerTravel: 0)
