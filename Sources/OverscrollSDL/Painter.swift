@@ -23,6 +23,8 @@ public final class Painter {
     private var renderer: OpaquePointer { display.renderer }
     public let text: TextCache
     private let rowImages: RowImages
+    /// How many row and status images have been composed, to show one is not composed again.
+    var imagesComposed: Int { rowImages.serials }
     private let indicator: IndicatorImage
     private let hud: HUDPainter
     /// The banner's message cut to fit, worked out once per message and width.

@@ -13,6 +13,9 @@ final class ReloadSignal: Sendable {
     typealias Load = @Sendable () -> AppSettings?
 
     private let pending = Mutex<AppSettings?>(nil)
+    /// Whether `pending` holds settings: every frame looks, and a reload is rare, so the
+    /// look is one atomic load, not a lock and a copy of the settings.
+    private let hasPending = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let pipe: (read: Int32, write: Int32)
     private let thread = Mutex<JoinableThread?>(nil)
@@ -48,6 +51,7 @@ final class ReloadSignal: Sendable {
                 if n <= 0 || stopping.load(ordering: .relaxed) { return }
                 if let settings = load() {
                     pending.withLock { $0 = settings }
+                    hasPending.store(true, ordering: .releasing)
                     wake()
                 }
             }
@@ -57,7 +61,8 @@ final class ReloadSignal: Sendable {
 
     /// Settings a reload built since the last look, once.
     func take() -> AppSettings? {
-        pending.withLock { p in
+        guard hasPending.exchange(false, ordering: .acquiring) else { return nil }
+        return pending.withLock { p in
             guard let settings = p else { return nil }
             p = nil
             return settings

@@ -6,7 +6,20 @@ import OverscrollKit
 /// the row is plain fills around it (a fill only writes memory, a copy also reads it, and
 /// most of a row is background). Images are kept for the rows on screen and about as many
 /// again (a scroll back finds them); beyond that the least recently used one is dropped.
+/// A row keeps one image per background: rows inserted above it flip its zebra parity,
+/// and a tap highlights it and lets go, and neither should compose it again.
 final class RowImages {
+    /// A row's image is found by the row and its background.
+    private struct Key: Hashable {
+        var id: Int
+        var shade: UInt32
+
+        init(_ id: Int, _ shade: SDL_Color) {
+            self.id = id
+            self.shade = UInt32(shade.r) << 24 | UInt32(shade.g) << 16 | UInt32(shade.b) << 8 | UInt32(shade.a)
+        }
+    }
+
     struct Image {
         var texture: OpaquePointer
         /// Size in pixels: the text's.
@@ -39,13 +52,14 @@ final class RowImages {
 
     private let display: Display
     private let text: TextCache
-    private var images: [Int: Image] = [:]
+    private var images: [Key: Image] = [:]
     /// The density and window width every image was made for (rows are cut to the
     /// width); a new one drops them all.
     private var scale = 0.0
     private var width: Int32 = 0
     private var frame = 0
-    private var serials = 0
+    /// Images composed so far (each has its own serial).
+    private(set) var serials = 0
     /// The status line's image and the opacity it was made at (one kept: the line changes
     /// a few times a pull at most).
     private var status: (image: Image, opacity: Double)?
@@ -73,7 +87,7 @@ final class RowImages {
         }
         let limit = 2 * visible + 8
         while images.count > limit, let oldest = images.values.min(by: { $0.lastUsed < $1.lastUsed }), oldest.lastUsed < frame {
-            images.removeValue(forKey: oldest.id)
+            images.removeValue(forKey: Key(oldest.id, oldest.shade))
             release(oldest)
         }
     }
@@ -83,13 +97,14 @@ final class RowImages {
     /// Must not be called while drawing into another target (it switches targets).
     func image(for row: SceneRow) -> Image? {
         let shade = Painter.rowColor(row)
-        if var hit = images[row.id] {
+        let key = Key(row.id, shade)
+        if var hit = images[key] {
             hit.lastUsed = frame
-            if hit.text != row.text || !hit.shade.same(as: shade) {
-                images.removeValue(forKey: row.id)
+            if hit.text != row.text {
+                images.removeValue(forKey: key)
                 release(hit)
             } else {
-                images[row.id] = hit
+                images[key] = hit
                 return hit
             }
         }
@@ -97,7 +112,7 @@ final class RowImages {
         guard let label = text.row(row.id, text: row.text),
               let image = makeImage(label, tint: SDL_Color(r: 255, g: 255, b: 255, a: 255), alpha: 255,
                                     background: shade, id: row.id, text: row.text) else { return nil }
-        images[row.id] = image
+        images[key] = image
         return image
     }
 
@@ -185,8 +200,4 @@ final class RowImages {
         let supported = withUnsafeBytes(of: info.texture_formats) { Array($0.bindMemory(to: UInt32.self).prefix(Int(info.num_texture_formats))) }
         return display.path == .cpu && supported.contains(window) ? window : SDL_PIXELFORMAT_ARGB8888.rawValue
     }
-}
-
-private extension SDL_Color {
-    func same(as other: SDL_Color) -> Bool { r == other.r && g == other.g && b == other.b && a == other.a }
 }

@@ -68,6 +68,24 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         #expect(zip(unmoved.pixels, whole.pixels).filter { $0 != $1 }.isEmpty)
     }
 
+    /// Rows inserted above flip every row's zebra shade; a row keeps its image for each
+    /// shade, so flipping back (more rows, a highlight let go) composes nothing.
+    @Test func aRowIsComposedOncePerShade() throws {
+        let headless = try Headless()
+        let scene = Scene(model: pulledModel(fingerTravel: 0))
+        headless.painter.draw(scene)
+        let original = headless.readPixels()
+        let composed = headless.painter.imagesComposed
+        var flipped = scene
+        for i in flipped.rows.indices { flipped.rows[i].index += 1 }
+        headless.painter.draw(flipped)
+        #expect(headless.painter.imagesComposed > composed)
+        let both = headless.painter.imagesComposed
+        _ = headless.painter.draw(scene, since: flipped)
+        #expect(headless.painter.imagesComposed == both)
+        #expect(headless.readPixels().pixels == original.pixels)
+    }
+
     @Test func anUnchangedSceneDrawsNothingAndAScrollPresentsTheRowsThatMoved() throws {
         let headless = try Headless()
         var model = pulledModel(fingerTravel: 0)
