@@ -92,15 +92,20 @@ final class IndicatorImage {
         return p.0 == q.0 && p.left == q.left && p.top == q.top
     }
 
+    /// The pixel `indicator` is centred on. A whole pixel, as the rows are (`Scene.pixel`):
+    /// while the list settles by fractions of a pixel the indicator does not shimmer
+    /// against it, and the tables made for its size serve every position (no `layOut`
+    /// each frame).
+    static func center(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (x: Double, y: Double) {
+        (centerX.rounded(), (indicator.centerY * s).rounded())
+    }
+
     /// Where `indicator` is drawn centred on `centerX` at density `s`: the square's
     /// geometry and its top-left corner in the window, in pixels.
     private static func place(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (Geometry, left: Int32, top: Int32) {
         let k = indicator.scale
         let discRadius = (indicator.radius + 8) * s * k
-        // The centre sits on a whole pixel, as the rows do (`Scene.pixel`): while the list
-        // settles by fractions of a pixel the indicator does not shimmer against it, and
-        // the tables made for its size serve every position (no `layOut` each frame).
-        let cx = centerX.rounded(), cy = (indicator.centerY * s).rounded()
+        let (cx, cy) = center(indicator, centerX: centerX, scale: s)
         let reach = discRadius + 2
         let left = (cx - reach).rounded(.down), top = (cy - reach).rounded(.down)
         let side = Int32((2 * reach).rounded(.up)) + 2

@@ -345,10 +345,10 @@ public final class Painter {
         case .indicator:
             guard let indicator = scene.indicator else { return nil }
             // The disc's radius, its 1 px feather, and a pixel for rounding, around the
-            // whole pixel the indicator is centred on (`IndicatorImage.place`).
+            // whole pixel the indicator is centred on.
             let r = (indicator.radius + 8) * s * indicator.scale + 2
-            let cx = (scene.width / 2 * s).rounded(), cy = (indicator.centerY * s).rounded()
-            return pixelRect(x: cx - r, y: cy - r, w: 2 * r, h: 2 * r)
+            let c = IndicatorImage.center(indicator, centerX: scene.width / 2 * s, scale: s)
+            return pixelRect(x: c.x - r, y: c.y - r, w: 2 * r, h: 2 * r)
         case .banner:
             guard scene.banner != nil else { return nil }
             let margin = 12 * s
