@@ -28,8 +28,8 @@ final class IndicatorImage {
     private var baseAlpha: UInt8 = 0
     private var pixels: [UInt32] = []
     /// The pixels the ring touches: index into `pixels`, its x and y, radial coverage,
-    /// angle in turns.
-    private var ring: [(index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float)] = []
+    /// angle in turns. Sorted by angle, so `turn` finds an arc's ends by bisection.
+    private var ring: [RingPixel] = []
     /// The arc last shaded into `pixels` (unchanged: only the copy is done again).
     private var shaded: (start: Double, sweep: Double, alpha: UInt8)?
     /// `pixels` changed since the texture was last filled from them.
@@ -65,24 +65,101 @@ final class IndicatorImage {
         SDL_RenderCopy(display.renderer, texture, &source, &destination)
     }
 
-    /// The spinner turning in place: when the indicator drawn last frame had this one's
-    /// size, place and opacity and its disc is opaque, only the ring's pixels change and
-    /// none of them lets the list show through, so they are written straight into the
-    /// window — a few hundred stores instead of restoring the list under the square and
-    /// blending it all again. Returns the square written in, or nil when that does not
-    /// hold (then `draw` as usual).
-    func turn(_ indicator: IndicatorScene, centerX: Double, scale s: Double, on canvas: WindowCanvas) -> SDL_Rect? {
+    /// The spinner turning in place: when the indicator drawn last frame (`before`, what the
+    /// window shows) had this one's size, place and opacity and its disc is opaque, only
+    /// ring pixels change and none of them lets the list show through. Only those the arc
+    /// newly covers or uncovers are written, straight into the window: a few dozen stores
+    /// at its two ends instead of restoring the list under the square and blending it all
+    /// again. Returns the rectangle written in (empty when the arc did not move on the
+    /// pixels), or nil when that does not hold (then `draw` as usual).
+    func turn(_ indicator: IndicatorScene, from before: IndicatorScene, centerX: Double, scale s: Double,
+              on canvas: WindowCanvas) -> SDL_Rect? {
         let (wanted, x0, y0) = Self.place(indicator, centerX: centerX, scale: s)
         let alpha = Self.alpha(indicator)
         // The texture's ARGB is the window's pixel as is only in these two layouts.
         let layouts = [SDL_PIXELFORMAT_ARGB8888.rawValue, SDL_PIXELFORMAT_RGB888.rawValue]
-        guard geometry == wanted, alpha == 255, baseAlpha == 255, layouts.contains(canvas.pixelFormat) else { return nil }
-        // Over an opaque disc every ring pixel is opaque: SDL's blend would copy it.
-        forEachRingPixel(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha) { pixel, value in
-            canvas.set(x: x0 + Int32(pixel.x), y: y0 + Int32(pixel.y), pixel: value)
+        guard geometry == wanted, alpha == 255, baseAlpha == 255, Self.alpha(before) == alpha,
+              layouts.contains(canvas.pixelFormat) else { return nil }
+        if arcColoursAlpha != alpha || arcColours.count != ring.count { colourArc(alpha: alpha) }
+        let now = Cover(indicator.arc), was = Cover(before.arc)
+        var left = Int16.max, top = Int16.max, right = Int16.min, bottom = Int16.min
+        ring.withUnsafeBufferPointer { ring in
+            arcColours.withUnsafeBufferPointer { colours in
+                base.withUnsafeBufferPointer { disc in
+                    // The ring is sorted by angle, so which pixels an arc covers changes only
+                    // at the cuts of its ranges: between two cuts a pixel's fate is its
+                    // neighbours'. Only runs the two arcs disagree on are written.
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { cuts in
+                        let a = now.ranges(ring), b = was.ranges(ring)
+                        cuts.initialize(repeating: 0)
+                        (cuts[1], cuts[2], cuts[3]) = a
+                        (cuts[4], cuts[5], cuts[6]) = b
+                        cuts[7] = ring.count
+                        // Eight numbers: sorted by insertion, in place (no array, no allocation).
+                        for i in 1..<8 {
+                            var k = i
+                            while k > 0, cuts[k - 1] > cuts[k] { cuts.swapAt(k - 1, k); k -= 1 }
+                        }
+                        for k in 0..<7 where cuts[k] < cuts[k + 1] {
+                            let covered = now.covers(ring[cuts[k]].angle)
+                            guard covered != was.covers(ring[cuts[k]].angle) else { continue }
+                            for j in cuts[k]..<cuts[k + 1] {
+                                let pixel = ring[j]
+                                // Over an opaque disc every ring pixel is opaque: SDL's blend would copy it.
+                                canvas.set(x: x0 + Int32(pixel.x), y: y0 + Int32(pixel.y),
+                                           pixel: covered ? colours[j] : disc[Int(pixel.index)])
+                                left = min(left, pixel.x); right = max(right, pixel.x)
+                                top = min(top, pixel.y); bottom = max(bottom, pixel.y)
+                            }
+                        }
+                    }
+                }
+            }
         }
         // `pixels` and the texture still hold the last arc `draw` shaded.
-        return SDL_Rect(x: x0, y: y0, w: wanted.side, h: wanted.side)
+        guard left <= right else { return SDL_Rect() }
+        return SDL_Rect(x: x0 + Int32(left), y: y0 + Int32(top), w: Int32(right - left) + 1, h: Int32(bottom - top) + 1)
+    }
+
+    private typealias RingPixel = (index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float)
+
+    /// Which ring pixels an arc covers: those whose angle lies in `span` turns clockwise
+    /// from `from`. One definition for shading the arc and for turning it.
+    private struct Cover {
+        var from: Float, span: Float
+        init(start: Double, sweep: Double) {
+            from = Float(start - start.rounded(.down))
+            span = sweep > 0 ? Float(min(1, sweep)) : -1
+        }
+        init(_ arc: ArcShape) { self.init(start: arc.start, sweep: arc.sweep) }
+
+        func covers(_ angle: Float) -> Bool {
+            var offset = angle - from
+            if offset < 0 { offset += 1 }
+            return offset <= span
+        }
+
+        /// On a ring sorted by angle, the pixels covered are `0..<wrapped` (angles below
+        /// `from`, reached past a full turn) and `first..<last`. Found by bisection with
+        /// `covers`' own arithmetic, so they agree to the pixel: below `first` the offset
+        /// is `angle - from + 1`, from it on `angle - from`, and each only grows along the ring.
+        func ranges(_ ring: UnsafeBufferPointer<RingPixel>) -> (wrapped: Int, first: Int, last: Int) {
+            let first = Self.partition(ring, 0, ring.count) { $0 < from }
+            let wrapped = Self.partition(ring, 0, first) { covers($0) }
+            let last = Self.partition(ring, first, ring.count) { covers($0) }
+            return (wrapped, first, last)
+        }
+
+        /// The first index in `lo..<hi` where `holds` stops holding (it holds on a prefix).
+        private static func partition(_ ring: UnsafeBufferPointer<RingPixel>, _ lo: Int, _ hi: Int,
+                                      _ holds: (Float) -> Bool) -> Int {
+            var lo = lo, hi = hi
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if holds(ring[mid].angle) { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
     }
 
     /// Whether `a` and `b` are drawn over the same pixels at the same size: a spinner that
@@ -157,6 +234,7 @@ final class IndicatorImage {
                 }
             }
         }
+        ring.sort { $0.angle < $1.angle }
         self.ring = ring
     }
 
@@ -214,14 +292,12 @@ final class IndicatorImage {
     private func forEachRingPixel(start: Double, sweep: Double, alpha: UInt8,
                                   _ body: ((index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float), UInt32) -> Void) {
         if arcColoursAlpha != alpha || arcColours.count != ring.count { colourArc(alpha: alpha) }
-        let from = Float(start - start.rounded(.down)), span = sweep > 0 ? Float(min(1, sweep)) : -1
+        let cover = Cover(start: start, sweep: sweep)
         ring.withUnsafeBufferPointer { ring in
             arcColours.withUnsafeBufferPointer { colours in
                 base.withUnsafeBufferPointer { disc in
                     for j in ring.indices {
-                        var offset = ring[j].angle - from
-                        if offset < 0 { offset += 1 }
-                        body(ring[j], offset <= span ? colours[j] : disc[Int(ring[j].index)])
+                        body(ring[j], cover.covers(ring[j].angle) ? colours[j] : disc[Int(ring[j].index)])
                     }
                 }
             }

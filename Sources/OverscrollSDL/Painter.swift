@@ -106,6 +106,8 @@ public final class Painter {
             return .whole
         case .overlays(let parts):
             if parts == .indicator, let canvas, let area = turnSpinner(scene, since: previous, on: canvas) {
+                // An arc that moved less than a pixel's angle changed no pixel.
+                guard area.w > 0, area.h > 0 else { return .nothing }
                 damage.append(area)
                 return .rects
             }
@@ -164,8 +166,9 @@ public final class Painter {
         return .rects
     }
 
-    /// Only the spinner turned, in place, with nothing drawn over it: its ring is written
-    /// straight into the window (`IndicatorImage.turn`). Nil when that does not apply.
+    /// Only the spinner turned, in place, with nothing drawn over it: the ring pixels its
+    /// arc moved over are written straight into the window (`IndicatorImage.turn`; the
+    /// window shows `previous`). Nil when that does not apply.
     private func turnSpinner(_ scene: Scene, since previous: Scene?, on canvas: WindowCanvas) -> SDL_Rect? {
         let centerX = scene.width / 2 * scale
         guard let now = scene.indicator, let before = previous?.indicator, scene.flash == 0,
@@ -174,7 +177,7 @@ public final class Painter {
         for part in Self.overlayOrder where part != .indicator {
             if var other = overlayRect(part, of: scene), SDL_HasIntersection(&square, &other) == SDL_TRUE { return nil }
         }
-        guard var written = indicator.turn(now, centerX: centerX, scale: scale, on: canvas) else { return nil }
+        guard var written = indicator.turn(now, from: before, centerX: centerX, scale: scale, on: canvas) else { return nil }
         // Cut to the window: SDL 2.26's X11 present moves a rectangle that starts above the
         // window instead of cutting it, and shows the wrong rows.
         var window = canvas.bounds, shown = SDL_Rect()

@@ -39,6 +39,45 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         #expect(differing == 0)
     }
 
+    /// A turning frame writes only the ring pixels the arc moved over, found by bisection on
+    /// the ring sorted by angle. Whatever the arc does — wraps past 3 o'clock, grows,
+    /// shrinks, vanishes, closes to a full turn, jumps or barely moves — each frame drawn
+    /// on the last must be the picture drawn whole.
+    @Test(arguments: [1.0, 2.0])
+    func anArcTurnedAnyWayLooksLikeAFullDraw(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        let model = spinningModel()
+        var scene = Scene(model: model)
+        #expect(scene.indicator != nil)
+        headless.painter.draw(scene)
+        var arcs: [(start: Double, sweep: Double)] = [
+            (0.95, 0.1), (0.99, 0.3), (-0.02, 0.3), (0.5, 0), (0.5, 0.8), (0.5000001, 0.8), (0.2, 1),
+            (0.7, 0.999), (3.25, 0.4), (-1.6, 0.05), (0.25, 0.4), (0.26, 0.41),
+        ]
+        // Spread evenly over starts and sweeps (fractional parts of multiples of irrationals).
+        for k in 1...24 {
+            let u = (Double(k) * 0.6180339887).truncatingRemainder(dividingBy: 1)
+            let v = (Double(k) * 0.4142135624).truncatingRemainder(dividingBy: 1)
+            arcs.append((u * 4 - 2, v * 0.9))
+        }
+        var changed = 0
+        for arc in arcs {
+            let previous = scene
+            scene.indicator?.arc.start = arc.start
+            scene.indicator?.arc.sweep = arc.sweep
+            let painted = headless.painter.draw(scene, since: previous)
+            #expect(painted == .rects || painted == .nothing, "\(arc)")
+            let repainted = headless.painter.damage.reduce(0) { $0 + Int($1.w) * Int($1.h) }
+            #expect(Double(repainted) < 480 * 800 * scale * scale / 50, "\(arc): \(headless.painter.damage)")
+            if painted == .rects { changed += 1 }
+            let partial = headless.readPixels()
+            headless.painter.draw(scene)
+            let whole = headless.readPixels()
+            #expect(zip(partial.pixels, whole.pixels).filter { $0 != $1 }.count == 0, "\(arc)")
+        }
+        #expect(changed > arcs.count / 2)
+    }
+
     /// While the list settles into its resting pull, the indicator moves by fractions of a
     /// pixel; it is drawn on a whole pixel, so such a frame only turns the spinner.
     @Test(arguments: [1.0, 2.0])
