@@ -174,7 +174,7 @@ final class IndicatorImage {
     /// against it, and the tables made for its size serve every position (no `layOut`
     /// each frame).
     static func center(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (x: Double, y: Double) {
-        (centerX.rounded(), (indicator.centerY * s).rounded())
+        (centerX.rounded(), Scene.centrePixel(indicator.centerY, s))
     }
 
     /// Where `indicator` is drawn centred on `centerX` at density `s`: the square's

@@ -297,7 +297,7 @@ public final class Painter {
            let image = rowImages.statusImage(status.text, color: Palette.statusText, opacity: status.opacity, background: Palette.gap),
            let raster = image.raster {
             let x = Int32(((scene.width * s - Double(image.width)) / 2).rounded())
-            let y = Int32((status.centerY * s - Double(image.height) / 2).rounded())
+            let y = Self.statusTop(status, height: image.height, scale: s)
             lines.setImage(from: y, to: min(y + image.height, top), fill: gap, left: x, width: image.width,
                            serial: image.serial, raster: raster, stride: image.width)
         }
@@ -387,7 +387,8 @@ public final class Painter {
     }
 
     /// The bar as a capsule of plain fills: a rectangle, and rounded ends one pixel row
-    /// at a time. Fills, not geometry: SDL's software renderer allocates for blended
+    /// at a time, from its top and height rounded to whole pixels (`Scene.damage` leaves a
+    /// bar alone that moved less than that). Fills, not geometry: SDL's software renderer allocates for blended
     /// triangles, and this bar is on screen whenever the list moves.
     private func drawScrollBar(_ bar: ScrollBarScene) {
         let s = scale
@@ -423,10 +424,16 @@ public final class Painter {
     private func statusRect(_ scene: Scene, label known: TextCache.Entry? = nil) -> SDL_Rect? {
         guard let status = scene.status, status.opacity > 0, let label = known ?? text.label(status.text) else { return nil }
         let x = ((scene.width * scale - Double(label.width)) / 2).rounded()
-        let y = (status.centerY * scale - Double(label.height) / 2).rounded()
-        let bottom = min(Int32(y) + label.height, listTop(scene))
-        guard bottom > Int32(y) else { return nil }
-        return SDL_Rect(x: Int32(x), y: Int32(y), w: label.width, h: bottom - Int32(y))
+        let y = Self.statusTop(status, height: label.height, scale: scale)
+        let bottom = min(y + label.height, listTop(scene))
+        guard bottom > y else { return nil }
+        return SDL_Rect(x: Int32(x), y: y, w: label.width, h: bottom - y)
+    }
+
+    /// The status line's top pixel row: centred on a whole pixel, like the indicator above
+    /// it (`Scene.damage` leaves a line alone that moved less than that).
+    private static func statusTop(_ status: StatusScene, height: Int32, scale: Double) -> Int32 {
+        Int32(Scene.centrePixel(status.centerY, scale)) - height / 2
     }
 
     private func drawBanner(_ banner: BannerScene, width: Double) {

@@ -49,4 +49,44 @@ import Testing
         after.flash = 0.2
         #expect(after.damage(since: before) == .full)
     }
+
+    /// The status line is centred on a whole pixel: one that moved less than that with the
+    /// pull (the list settling) is the same picture; a pixel further, or new text, is not.
+    @Test(arguments: [1.0, 2.0])
+    func aStatusLineMovedByLessThanAPixelIsLeftAlone(scale: Double) {
+        var before = Scene(model: model())
+        before.status = StatusScene(text: "Refreshing…", centerY: 60.05, opacity: 1)
+        var after = before
+        after.status?.centerY += 0.2 / scale
+        #expect(after.damage(since: before, pixelScale: scale) == .none)
+        after.status?.centerY += 0.3 / scale        // half a pixel on: rounds to the next one
+        #expect(after.damage(since: before, pixelScale: scale) == .full)
+        after = before
+        after.status?.text = "Updated 12:04"
+        #expect(after.damage(since: before, pixelScale: scale) == .full)
+    }
+
+    /// The bar is drawn from its top and height rounded to pixels: one that moved or grew
+    /// by less than a pixel (the list settling) is the same picture; a pixel, a change of
+    /// opacity, or appearing at all is not.
+    @Test(arguments: [1.0, 2.0])
+    func aScrollBarMovedByLessThanAPixelIsLeftAlone(scale: Double) {
+        var before = Scene(model: model())
+        before.scrollBar = ScrollBarScene(x: 474, y: 10.1, width: 3, height: 80.05, opacity: 1)
+        var after = before
+        after.scrollBar?.y += 0.2 / scale
+        after.scrollBar?.height -= 0.1 / scale
+        #expect(after.damage(since: before, pixelScale: scale) == .none)
+        after.scrollBar?.y += 0.3 / scale      // 10.6: the next pixel row
+        #expect(after.damage(since: before, pixelScale: scale) == .overlays(.scrollBar))
+        after = before
+        after.scrollBar?.height += 0.5 / scale
+        #expect(after.damage(since: before, pixelScale: scale) == .overlays(.scrollBar))
+        after = before
+        after.scrollBar?.opacity = 0.999
+        #expect(after.damage(since: before, pixelScale: scale) == .overlays(.scrollBar))
+        after.scrollBar = nil
+        #expect(after.damage(since: before, pixelScale: scale) == .overlays(.scrollBar))
+        #expect(before.damage(since: after, pixelScale: scale) == .overlays(.scrollBar))
+    }
 }

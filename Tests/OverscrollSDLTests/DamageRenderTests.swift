@@ -78,7 +78,51 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         #expect(changed > arcs.count / 2)
     }
 
-    /// While the list settles into its resting pull, the indicator moves by fractions of a
+    /// The bar is drawn on whole pixel rows, so one that moved or shrank by less than a
+    /// pixel as the list settles is the same picture, and the frame draws nothing.
+    @Test(arguments: [1.0, 2.0])
+    func aScrollBarMovedByLessThanAPixelDrawsNothing(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        var scene = Scene(model: spinningModel())
+        scene.scrollBar = ScrollBarScene(x: 474, y: 300.1, width: 3, height: 80.05, opacity: 1)
+        headless.painter.draw(scene)
+        let before = headless.readPixels()
+        var moved = scene
+        moved.scrollBar?.y += 0.2 / scale
+        moved.scrollBar?.height -= 0.1 / scale
+        #expect(headless.painter.draw(moved, since: scene) == .nothing)
+        headless.painter.draw(moved)
+        let whole = headless.readPixels()
+        #expect(zip(before.pixels, whole.pixels).filter { $0 != $1 }.isEmpty)
+        // A whole pixel lower is another picture, repainted in the bar's rectangle only.
+        var lower = moved
+        lower.scrollBar?.y += 1 / scale
+        #expect(headless.painter.draw(lower, since: moved) == .rects)
+        #expect(zip(before.pixels, headless.readPixels().pixels).filter { $0 != $1 }.count > 0)
+    }
+
+    /// The status line under the spinner is centred on a whole pixel, like the spinner: a
+    /// line moved by less than that is the same picture, and only the spinner is drawn.
+    @Test(arguments: [1.0, 2.0])
+    func aStatusLineMovedByLessThanAPixelIsTheSamePicture(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        let scene = Scene(model: spinningModel())
+        let status = try #require(scene.status)
+        headless.painter.draw(scene)
+        let before = headless.readPixels()
+        var moved = scene
+        let centre = status.centerY * scale
+        moved.status?.centerY += (centre - centre.rounded() >= 0 ? -0.2 : 0.2) / scale
+        #expect(headless.painter.draw(moved, since: scene) == .nothing)
+        headless.painter.draw(moved)
+        #expect(zip(before.pixels, headless.readPixels().pixels).filter { $0 != $1 }.isEmpty)
+        var lower = scene
+        lower.status?.centerY += 1 / scale
+        #expect(headless.painter.draw(lower, since: scene) == .whole || headless.painter.damage.count > 0)
+        #expect(zip(before.pixels, headless.readPixels().pixels).filter { $0 != $1 }.count > 0)
+    }
+
+
     /// pixel; it is drawn on a whole pixel, so such a frame only turns the spinner.
     @Test(arguments: [1.0, 2.0])
     func aSpinnerMovedByAFractionOfAPixelOnlyTurns(scale: Double) throws {

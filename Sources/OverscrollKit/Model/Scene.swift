@@ -23,6 +23,10 @@ public struct ScrollBarScene: Sendable, Equatable {
     public var width: Double
     public var height: Double
     public var opacity: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double, opacity: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height; self.opacity = opacity
+    }
 }
 
 /// The status line under the refresh arc ("Release to refresh"), centred at `centerY`.

@@ -35,8 +35,10 @@ extension Scene {
         if indicator != previous.indicator { overlays.insert(.indicator) }
         if banner != previous.banner { overlays.insert(.banner) }
         if hud != previous.hud { overlays.insert(.hud) }
-        // The bar fades after the list stops: its own rectangle, not the whole window.
-        if scrollBar != previous.scrollBar { overlays.insert(.scrollBar) }
+        // The bar fades after the list stops: its own rectangle, not the whole window. Like
+        // the rows it is drawn on whole pixels, so while the list settles by fractions of a
+        // pixel it is left alone (and a turning spinner is all a frame draws).
+        if !Self.sameOnPixels(scrollBar, previous.scrollBar, pixelScale) { overlays.insert(.scrollBar) }
         // Copies share the rows' storage; clearing the overlays on them allocates nothing.
         var now = self, before = previous
         now.indicator = nil; before.indicator = nil
@@ -48,12 +50,29 @@ extension Scene {
             now.contentTop = Self.pixel(contentTop, pixelScale); before.contentTop = Self.pixel(previous.contentTop, pixelScale)
             now.contentBottom = Self.pixel(contentBottom, pixelScale); before.contentBottom = Self.pixel(previous.contentBottom, pixelScale)
         }
+        // The status line is centred on a whole pixel, as the indicator over it.
+        if let a = status, let b = previous.status, Self.centrePixel(a.centerY, pixelScale) == Self.centrePixel(b.centerY, pixelScale) {
+            now.status?.centerY = b.centerY
+        }
         if now != before { return .full }
         return overlays.isEmpty ? .none : .overlays(overlays)
     }
 
     /// The pixel row a y in points is drawn on.
     public static func pixel(_ y: Double, _ scale: Double) -> Double { (y * scale).rounded(.down) }
+
+    /// The pixel row what is centred on a y in points (the status line) is centred on.
+    public static func centrePixel(_ y: Double, _ scale: Double) -> Double { (y * scale).rounded() }
+
+    /// Whether the two bars cover the same pixels alike: the painter draws a bar from its
+    /// top and height rounded to pixels, and from the rest as they are.
+    private static func sameOnPixels(_ a: ScrollBarScene?, _ b: ScrollBarScene?, _ scale: Double) -> Bool {
+        guard var a, let b else { return a == nil && b == nil }
+        guard (a.y * scale).rounded() == (b.y * scale).rounded(),
+              (a.height * scale).rounded() == (b.height * scale).rounded() else { return false }
+        a.y = b.y; a.height = b.height
+        return a == b
+    }
 
     private static func sameOnPixels(_ a: [SceneRow], _ b: [SceneRow], _ scale: Double) -> Bool {
         guard a.count == b.count else { return false }
