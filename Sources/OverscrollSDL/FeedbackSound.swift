@@ -57,6 +57,16 @@ public final class FeedbackSound {
         }
     }
 
+    /// Lets a tick still playing end instead of cutting it off: a run that stops right after
+    /// crossing the threshold (a short replay, a quit) still sounds it whole. That takes
+    /// the rest of the tick's 80 ms; a device that stopped taking samples holds the exit
+    /// for a second at most.
+    public func finish() {
+        guard isAvailable else { return }
+        let deadline = SDL_GetTicks64() + 1000
+        while SDL_GetQueuedAudioSize(device) > 0 && SDL_GetTicks64() < deadline { SDL_Delay(5) }
+    }
+
     static func tick(sampleRate: Double, duration: Double = 0.08, frequency: Double = 1200) -> [Float] {
         let count = Int(sampleRate * duration)
         return (0..<count).map { i in

@@ -109,6 +109,7 @@ final class Session {
     func finish() throws(ReportWriterError) {
         settings.refreshSource.cancelAll()
         for source in retiredSources { source.cancelAll() }
+        sound.finish()
         try report?.finish(profiler: profiler)
     }
 

@@ -16,7 +16,8 @@ import Testing
 
     @Test func crossingTheThresholdTicks() throws {
         let (samples, loud) = try record("Assets/gestures/pull-to-refresh.txt")
-        #expect(samples > 4800)          // the device ran (at least 0.1 s at 48 kHz)
+        // However fast the replay runs, the tick is heard to its end before the device closes.
+        #expect(samples >= 3840)         // the device ran at least the tick's 80 ms at 48 kHz
         #expect(loud > 1000)             // an 80 ms tick at 48 kHz, decaying
     }
 
