@@ -76,10 +76,8 @@ final class IndicatorImage {
               on canvas: WindowCanvas) -> SDL_Rect? {
         let (wanted, x0, y0) = Self.place(indicator, centerX: centerX, scale: s)
         let alpha = Self.alpha(indicator)
-        // The texture's ARGB is the window's pixel as is only in these two layouts.
-        let layouts = [SDL_PIXELFORMAT_ARGB8888.rawValue, SDL_PIXELFORMAT_RGB888.rawValue]
         guard geometry == wanted, alpha == 255, baseAlpha == 255, Self.alpha(before) == alpha,
-              layouts.contains(canvas.pixelFormat) else { return nil }
+              Self.windowLayouts.contains(canvas.pixelFormat) else { return nil }
         if arcColoursAlpha != alpha || arcColours.count != ring.count { colourArc(alpha: alpha) }
         let now = Cover(indicator.arc), was = Cover(before.arc)
         var left = Int16.max, top = Int16.max, right = Int16.min, bottom = Int16.min
@@ -120,6 +118,10 @@ final class IndicatorImage {
         guard left <= right else { return SDL_Rect() }
         return SDL_Rect(x: x0 + Int32(left), y: y0 + Int32(top), w: Int32(right - left) + 1, h: Int32(bottom - top) + 1)
     }
+
+    /// The window layouts `turn` writes in: only in these is the texture's ARGB the
+    /// window's pixel as is.
+    private static let windowLayouts = [SDL_PIXELFORMAT_ARGB8888.rawValue, SDL_PIXELFORMAT_RGB888.rawValue]
 
     private typealias RingPixel = (index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float)
 
@@ -169,12 +171,12 @@ final class IndicatorImage {
         return p.0 == q.0 && p.left == q.left && p.top == q.top
     }
 
-    /// The pixel `indicator` is centred on. A whole pixel, as the rows are (`Scene.pixel`):
+    /// The pixel `indicator` is centred on. A whole pixel, as the rows are (`Scene.nearestPixel`):
     /// while the list settles by fractions of a pixel the indicator does not shimmer
     /// against it, and the tables made for its size serve every position (no `layOut`
     /// each frame).
     static func center(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (x: Double, y: Double) {
-        (centerX.rounded(), Scene.centrePixel(indicator.centerY, s))
+        (centerX.rounded(), Scene.nearestPixel(indicator.centerY, s))
     }
 
     /// Where `indicator` is drawn centred on `centerX` at density `s`: the square's
@@ -200,7 +202,7 @@ final class IndicatorImage {
     /// indicator sits where it always did.
     private func layOut(_ g: Geometry) {
         geometry = g
-        // Storage is kept: while a pull moves the indicator this runs every frame.
+        // Storage is kept: while the indicator shrinks away after a refresh this runs every frame.
         let count = Int(g.side) * Int(g.side)
         base.removeAll(keepingCapacity: true)
         base.append(contentsOf: repeatElement(0, count: count))

@@ -58,8 +58,6 @@ struct NativeDisplay {
         return x11.rootSize(connection)
     }
 
-    /// Replaces Xlib's fatal I/O error handler (which prints and exits 1) with `handler`,
-    /// which must not return.
     /// Whether the server may have sent something not yet handled: on X11, events Xlib
     /// already read (XEventsQueued with QueuedAlready reads nothing) or bytes waiting on the
     /// socket (one poll); elsewhere always true. Pumping SDL's events costs a handful of
@@ -71,6 +69,8 @@ struct NativeDisplay {
         return poll(&fd, 1, 0) != 0
     }
 
+    /// Replaces Xlib's fatal I/O error handler (which prints and exits 1) with `handler`,
+    /// which must not return.
     func onXConnectionLost(_ handler: @convention(c) (OpaquePointer?) -> Int32) {
         x11?.setIOErrorHandler(handler)
     }

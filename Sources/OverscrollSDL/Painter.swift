@@ -172,7 +172,7 @@ public final class Painter {
     private func turnSpinner(_ scene: Scene, since previous: Scene?, on canvas: WindowCanvas) -> SDL_Rect? {
         let centerX = scene.width / 2 * scale
         guard let now = scene.indicator, let before = previous?.indicator, scene.flash == 0,
-              IndicatorImage.samePlace(now, before, centerX: centerX, scale: scale), now.arc.opacity == before.arc.opacity,
+              IndicatorImage.samePlace(now, before, centerX: centerX, scale: scale),
               var square = overlayRect(.indicator, of: scene) else { return nil }
         for part in Self.overlayOrder where part != .indicator {
             if var other = overlayRect(part, of: scene), SDL_HasIntersection(&square, &other) == SDL_TRUE { return nil }
@@ -392,7 +392,7 @@ public final class Painter {
     /// triangles, and this bar is on screen whenever the list moves.
     private func drawScrollBar(_ bar: ScrollBarScene) {
         let s = scale
-        let x = bar.x * s, y = (bar.y * s).rounded(), w = bar.width * s, h = (bar.height * s).rounded()
+        let x = bar.x * s, y = Scene.nearestPixel(bar.y, s), w = bar.width * s, h = Scene.nearestPixel(bar.height, s)
         let r = min(w, h) / 2
         let capRows = min(Int(r.rounded(.up)), Int(h / 2))
         let cap = Double(capRows)
@@ -433,7 +433,7 @@ public final class Painter {
     /// The status line's top pixel row: centred on a whole pixel, like the indicator above
     /// it (`Scene.damage` leaves a line alone that moved less than that).
     private static func statusTop(_ status: StatusScene, height: Int32, scale: Double) -> Int32 {
-        Int32(Scene.centrePixel(status.centerY, scale)) - height / 2
+        Int32(Scene.nearestPixel(status.centerY, scale)) - height / 2
     }
 
     private func drawBanner(_ banner: BannerScene, width: Double) {

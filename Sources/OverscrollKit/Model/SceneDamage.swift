@@ -51,7 +51,7 @@ extension Scene {
             now.contentBottom = Self.pixel(contentBottom, pixelScale); before.contentBottom = Self.pixel(previous.contentBottom, pixelScale)
         }
         // The status line is centred on a whole pixel, as the indicator over it.
-        if let a = status, let b = previous.status, Self.centrePixel(a.centerY, pixelScale) == Self.centrePixel(b.centerY, pixelScale) {
+        if let a = status, let b = previous.status, Self.nearestPixel(a.centerY, pixelScale) == Self.nearestPixel(b.centerY, pixelScale) {
             now.status?.centerY = b.centerY
         }
         if now != before { return .full }
@@ -61,15 +61,16 @@ extension Scene {
     /// The pixel row a y in points is drawn on.
     public static func pixel(_ y: Double, _ scale: Double) -> Double { (y * scale).rounded(.down) }
 
-    /// The pixel row what is centred on a y in points (the status line) is centred on.
-    public static func centrePixel(_ y: Double, _ scale: Double) -> Double { (y * scale).rounded() }
+    /// The pixel boundary nearest a y (or a height) in points: where what is centred (the
+    /// indicator, the status line) or rounded (the scroll bar's ends) is drawn.
+    public static func nearestPixel(_ y: Double, _ scale: Double) -> Double { (y * scale).rounded() }
 
     /// Whether the two bars cover the same pixels alike: the painter draws a bar from its
     /// top and height rounded to pixels, and from the rest as they are.
     private static func sameOnPixels(_ a: ScrollBarScene?, _ b: ScrollBarScene?, _ scale: Double) -> Bool {
         guard var a, let b else { return a == nil && b == nil }
-        guard (a.y * scale).rounded() == (b.y * scale).rounded(),
-              (a.height * scale).rounded() == (b.height * scale).rounded() else { return false }
+        guard nearestPixel(a.y, scale) == nearestPixel(b.y, scale),
+              nearestPixel(a.height, scale) == nearestPixel(b.height, scale) else { return false }
         a.y = b.y; a.height = b.height
         return a == b
     }
