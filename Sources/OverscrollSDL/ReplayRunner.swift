@@ -31,6 +31,9 @@ public final class ReplayRunner {
         /// Called every `checkpointInterval` frames with the frame number (a soak's RSS log).
         public var checkpointInterval = 0
         public var checkpoint: ((Int) -> Void)?
+        /// Called before each frame, outside its CPU time (a benchmark evicting the caches,
+        /// as the display server and other processes do while a live frame sleeps).
+        public var beforeFrame: (() -> Void)?
 
         public init(script: GestureScript) { self.script = script }
     }
@@ -118,6 +121,7 @@ public final class ReplayRunner {
         /// Where real and virtual time were when the virtual clock began following real time.
         var following: (real: Double, virtual: Double)?
         while !finished {
+            options.beforeFrame?()
             let frameStart = MonotonicClock.now()
             let cpuStart = ProcessCPUClock.now()
             var quit = false

@@ -55,9 +55,10 @@ enum Bench {
     }
 
     static func runner(script: GestureScript, size: SizeOption, repeats: Int = 1,
-                       checkpoint: ((Int) -> Void)? = nil) -> ReplayRunner {
+                       checkpoint: ((Int) -> Void)? = nil, beforeFrame: (() -> Void)? = nil) -> ReplayRunner {
         var options = ReplayRunner.Options(script: script)
         options.checkpoint = checkpoint
+        options.beforeFrame = beforeFrame
         options.checkpointInterval = checkpoint == nil ? 0 : 100_000
         options.width = size.width
         options.height = size.height

@@ -30,9 +30,19 @@ import Testing
         #expect(r.stdout.contains("benchmark.txt at 120x200"))
     }
 
+    @Test func framesCanStartCold() throws {
+        let r = try runBench(["frames", "--runs", "1", "--size", "120x200", "--evict-mib", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("each frame after 2 MiB written (cold caches)"))
+        #expect(r.stdout.contains("cpu ms/frame p50 "))
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         let r = try runBench(["fuzz", "--count", "0"])
         #expect(r.status == 64)
         #expect(r.stderr.contains("--count"))
+        let cold = try runBench(["frames", "--evict-mib", "-1"])
+        #expect(cold.status == 64)
+        #expect(cold.stderr.contains("--evict-mib"))
     }
 }
