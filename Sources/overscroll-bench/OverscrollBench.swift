@@ -72,8 +72,8 @@ struct Frames: ParsableCommand {
             p99s.append(cpu.p99)
             fps.append(Double(result.summary.frames) / elapsed)
         }
-        let start = evictMib > 0 ? ", each frame after \(evictMib) MiB written (cold caches)" : ""
-        print("frames: \(path) at \(size.description), \(runs) runs (median of runs)\(start)")
+        let cold = evictMib > 0 ? ", each frame after \(evictMib) MiB written (cold caches)" : ""
+        print("frames: \(path) at \(size.description), \(runs) runs (median of runs)\(cold)")
         print("  cpu ms/frame p50 \(Bench.format(Bench.median(p50s)))  p99 \(Bench.format(Bench.median(p99s)))  headless replay \(Int(Bench.median(fps))) frames/s")
     }
 }
