@@ -78,7 +78,7 @@ final class IndicatorImage {
         let alpha = Self.alpha(indicator)
         guard geometry == wanted, alpha == 255, baseAlpha == 255, Self.alpha(before) == alpha,
               Self.windowLayouts.contains(canvas.pixelFormat) else { return nil }
-        if arcColoursAlpha != alpha || arcColours.count != ring.count { colourArc(alpha: alpha) }
+        colourArc(alpha: alpha)
         let now = Cover(indicator.arc), was = Cover(before.arc)
         var left = Int16.max, top = Int16.max, right = Int16.min, bottom = Int16.min
         ring.withUnsafeBufferPointer { ring in
@@ -168,7 +168,7 @@ final class IndicatorImage {
     /// only turns (`turn`).
     static func samePlace(_ a: IndicatorScene, _ b: IndicatorScene, centerX: Double, scale s: Double) -> Bool {
         let p = place(a, centerX: centerX, scale: s), q = place(b, centerX: centerX, scale: s)
-        return p.0 == q.0 && p.left == q.left && p.top == q.top
+        return p.geometry == q.geometry && p.left == q.left && p.top == q.top
     }
 
     /// The pixel `indicator` is centred on. A whole pixel, as the rows are (`Scene.nearestPixel`):
@@ -181,7 +181,7 @@ final class IndicatorImage {
 
     /// Where `indicator` is drawn centred on `centerX` at density `s`: the square's
     /// geometry and its top-left corner in the window, in pixels.
-    private static func place(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (Geometry, left: Int32, top: Int32) {
+    private static func place(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (geometry: Geometry, left: Int32, top: Int32) {
         let k = indicator.scale
         let discRadius = (indicator.radius + 8) * s * k
         let (cx, cy) = center(indicator, centerX: centerX, scale: s)
@@ -292,8 +292,8 @@ final class IndicatorImage {
     /// depends only on its coverage: worked out once a size and opacity (`colourArc`), a
     /// turning spinner only tests angles.
     private func forEachRingPixel(start: Double, sweep: Double, alpha: UInt8,
-                                  _ body: ((index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float), UInt32) -> Void) {
-        if arcColoursAlpha != alpha || arcColours.count != ring.count { colourArc(alpha: alpha) }
+                                  _ body: (RingPixel, UInt32) -> Void) {
+        colourArc(alpha: alpha)
         let cover = Cover(start: start, sweep: sweep)
         ring.withUnsafeBufferPointer { ring in
             arcColours.withUnsafeBufferPointer { colours in
@@ -309,6 +309,8 @@ final class IndicatorImage {
     /// Each ring pixel covered by the arc at `alpha`, over the disc, non-premultiplied: what
     /// SDL's blend of the two would give (the disc's own pixel where the arc adds nothing).
     private func colourArc(alpha: UInt8) {
+        // Made once a size and opacity: `layOut` and `shadeDisc` empty the table.
+        guard arcColoursAlpha != alpha || arcColours.count != ring.count else { return }
         arcColoursAlpha = alpha
         let accent = Palette.accent
         let ar = Float(accent.r), ag = Float(accent.g), ab = Float(accent.b)
