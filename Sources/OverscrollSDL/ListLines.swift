@@ -85,9 +85,15 @@ struct ListLines {
     /// the spans that differ from what is shown, plus what lies under `covered` (the
     /// overlays drawn over the list last frame, which are not list pixels). Returns the
     /// first and last pixel rows written, nil if none.
-    mutating func write(to canvas: WindowCanvas, uncovering covered: [SDL_Rect]) -> (top: Int32, bottom: Int32)? {
+    ///
+    /// With `flash`, every line is written with it blended over: a fill's colour is blended
+    /// once, only the spans pixel by pixel, instead of blending the whole window after.
+    /// `rewrite` still writes the lines themselves (under the overlays, which take the
+    /// flash after them); the caller marks the lines not `valid` once the frame is done.
+    mutating func write(to canvas: WindowCanvas, uncovering covered: [SDL_Rect],
+                        flash: WindowCanvas.Tint? = nil) -> (top: Int32, bottom: Int32)? {
         var top = Int32.max, bottom = Int32.min
-        let width = self.width, everything = !valid
+        let width = self.width, everything = !valid || flash != nil
         // 800 to 2000 lines a frame: read through buffers, without a bounds check each.
         shown.withUnsafeBufferPointer { shown in
             next.withUnsafeBufferPointer { next in
@@ -106,6 +112,11 @@ struct ListLines {
                                 if old.left < old.right { from = old.left; to = old.right }
                                 if new.left < new.right { from = min(from, new.left); to = max(to, new.right) }
                             }
+                        }
+                        if let flash {
+                            Self.write(new, row: row, from: from, to: to, into: canvas, flash: flash)
+                            top = min(top, row); bottom = max(bottom, row)
+                            continue
                         }
                         if from < to { Self.write(new, row: row, from: from, to: to, into: canvas) }
                         var touched = from < to
@@ -130,17 +141,21 @@ struct ListLines {
         for y in low..<high { Self.write(shown[y], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
     }
 
-    /// Pixels `from..<to` of one line: the fill, the span's pixels where it lies.
-    private static func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas) {
+    /// Pixels `from..<to` of one line: the fill, the span's pixels where it lies; with
+    /// `flash` blended over them.
+    private static func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas,
+                              flash: WindowCanvas.Tint? = nil) {
         let from = max(0, from), to = min(canvas.bounds.w, to)
         guard from < to else { return }
+        let fill = flash?.over(line.fill) ?? line.fill
         let spanFrom = max(from, line.left), spanTo = min(to, line.right)
         guard let source = line.source, spanFrom < spanTo else {
-            canvas.fill(row: row, from: from, to: to, pixel: line.fill)
+            canvas.fill(row: row, from: from, to: to, pixel: fill)
             return
         }
-        canvas.fill(row: row, from: from, to: spanFrom, pixel: line.fill)
+        canvas.fill(row: row, from: from, to: spanFrom, pixel: fill)
         canvas.copy(row: row, x: spanFrom, from: source + Int(spanFrom - line.left), count: spanTo - spanFrom)
-        canvas.fill(row: row, from: spanTo, to: to, pixel: line.fill)
+        if let flash { canvas.blend(row: row, from: spanFrom, to: spanTo, flash) }
+        canvas.fill(row: row, from: spanTo, to: to, pixel: fill)
     }
 }

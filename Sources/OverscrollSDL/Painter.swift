@@ -10,6 +10,8 @@ import OverscrollKit
 /// list under them, then the overlays, clipped — and only those reach the screen.
 public final class Painter {
     private static let overlayOrder: [SceneOverlays] = [.indicator, .scrollBar, .banner, .hud]
+    /// The overlays drawn under the flash (the HUD is drawn over it).
+    private static let flashedOverlays: [SceneOverlays] = [.indicator, .scrollBar, .banner]
 
     /// What a frame drew, and so what to present.
     public enum Painted: Equatable {
@@ -147,10 +149,21 @@ public final class Painter {
     private func drawChanges(_ scene: Scene, on canvas: WindowCanvas) -> Painted {
         describeList(scene, on: canvas)
         SDL_RenderFlush(renderer)           // composing rows queued work for this surface
-        let written = lines.write(to: canvas, uncovering: covered)
+        let flash = scene.flash > 0 ? canvas.tint(Palette.flash, alpha: scene.flash) : nil
+        let written = lines.write(to: canvas, uncovering: covered, flash: flash)
         var area = written.map { SDL_Rect(x: 0, y: $0.top, w: canvas.bounds.w, h: $0.bottom - $0.top + 1) }
         for rect in covered { area = Self.union(area, rect) }
+        if flash != nil {
+            // The list took the flash as it was written. What is drawn over it under the
+            // flash lies in one rectangle: the list goes back there unflashed, the overlays
+            // over it, and the flash over them (`drawOverlays`, inside the canvas's clip).
+            var under = SDL_Rect()
+            for part in Self.flashedOverlays { if let rect = overlayRect(part, of: scene) { under = Self.union(under, rect) } }
+            lines.rewrite(under, into: canvas)
+            self.canvas?.clip = under
+        }
         drawOverlays(scene)
+        self.canvas?.clip = canvas.bounds
         noteCovered(scene)
         for rect in covered { area = Self.union(area, rect) }
         if scene.flash > 0 {
@@ -333,7 +346,7 @@ public final class Painter {
         if scene.flash > 0 {
             if let canvas {
                 SDL_RenderFlush(renderer)          // the indicator and banner lie under it
-                canvas.blend(Palette.flash, alpha: scene.flash)
+                canvas.blend(canvas.tint(Palette.flash, alpha: scene.flash))
             } else {
                 fill(x: 0, y: 0, w: width, h: height, Palette.flash, alpha: scene.flash)
             }

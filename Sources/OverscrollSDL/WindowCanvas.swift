@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// The window surface's pixels, written directly on the CPU path: opaque fills and copies
-/// with ordinary stores, a pixel row at a time (`ListLines`), and the flash blended inside
-/// `clip`. SDL's software fill and copy use non-temporal
+/// with ordinary stores, a pixel row at a time (`ListLines`), and the flash blended over
+/// them (`Tint`). SDL's software fill and copy use non-temporal
 /// (streaming) stores, which stall on the short lines a row is cut into: filling a row's
 /// background around its text through SDL cost more than copying the whole row.
 struct WindowCanvas {
@@ -57,25 +57,43 @@ struct WindowCanvas {
         (pixels + Int(row) * stride + Int(x + skip)).update(from: source + Int(skip), count: Int(end - x - skip))
     }
 
-    /// Blends `color` at `alpha` (0…1) over every pixel inside `clip` (the threshold
-    /// flash). Two channels at a time in one 32-bit word, so the compiler vectorizes it;
-    /// SDL's blended fill works a channel at a time and cost a millisecond a frame.
-    func blend(_ color: SDL_Color, alpha: Double) {
-        guard let r = clipped(bounds), alpha > 0 else { return }
-        let a = UInt32(max(0, min(256, (alpha * 256).rounded())))
-        let target = pixel(color)
-        let targetRB = target & 0x00FF_00FF, targetAG = (target >> 8) & 0x00FF_00FF
-        for y in Int(r.y)..<Int(r.y + r.h) {
-            let line = UnsafeMutableBufferPointer(start: pixels + y * stride + Int(r.x), count: Int(r.w))
-            for i in line.indices {
-                let p = line[i]
-                let rb = p & 0x00FF_00FF, ag = (p >> 8) & 0x00FF_00FF
-                // p + (target − p)·a per channel; the channels are 8 bits apart in each word.
-                let nrb = (rb &* (256 - a) &+ targetRB &* a) >> 8 & 0x00FF_00FF
-                let nag = (ag &* (256 - a) &+ targetAG &* a) >> 8 & 0x00FF_00FF
-                line[i] = nrb | nag << 8
-            }
+    /// A colour blended over pixels at a fixed opacity (the threshold flash): each channel
+    /// becomes p + (colour − p)·a, a in 256ths. Two channels at a time in one 32-bit word,
+    /// so the compiler vectorizes it; SDL's blended fill works a channel at a time and cost
+    /// a millisecond a frame.
+    struct Tint {
+        fileprivate let rb: UInt32, ag: UInt32, a: UInt32
+
+        /// `pixel` (a surface value) at `alpha`, 0…1.
+        init(pixel: UInt32, alpha: Double) {
+            a = UInt32(max(0, min(256, (alpha * 256).rounded())))
+            rb = pixel & 0x00FF_00FF
+            ag = (pixel >> 8) & 0x00FF_00FF
         }
+
+        func over(_ p: UInt32) -> UInt32 {
+            let prb = p & 0x00FF_00FF, pag = (p >> 8) & 0x00FF_00FF
+            // The channels are 8 bits apart in each word.
+            let nrb = (prb &* (256 - a) &+ rb &* a) >> 8 & 0x00FF_00FF
+            let nag = (pag &* (256 - a) &+ ag &* a) >> 8 & 0x00FF_00FF
+            return nrb | nag << 8
+        }
+    }
+
+    func tint(_ color: SDL_Color, alpha: Double) -> Tint { Tint(pixel: pixel(color), alpha: alpha) }
+
+    /// `tint` over pixels `from..<to` of pixel row `row`; only clipped to the surface.
+    func blend(row: Int32, from: Int32, to: Int32, _ tint: Tint) {
+        let from = max(0, from), to = min(bounds.w, to)
+        guard row >= 0, row < bounds.h, from < to else { return }
+        let line = UnsafeMutableBufferPointer(start: pixels + Int(row) * stride + Int(from), count: Int(to - from))
+        for i in line.indices { line[i] = tint.over(line[i]) }
+    }
+
+    /// `tint` over every pixel inside `clip`.
+    func blend(_ tint: Tint) {
+        guard let r = clipped(bounds), tint.a > 0 else { return }
+        for y in r.y..<(r.y + r.h) { blend(row: y, from: r.x, to: r.x + r.w, tint) }
     }
 
     private func clipped(_ rect: SDL_Rect) -> SDL_Rect? {

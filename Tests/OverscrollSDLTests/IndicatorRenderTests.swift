@@ -110,5 +110,32 @@ extension SDLSuite { @Suite struct IndicatorRenderTests {
         let later = headless.render(model).meanBrightness
         #expect(abs(later - unflashed) < 5)
     }
+
+    /// The flash is white blended over the finished picture — rows, status line, arc and
+    /// scroll bar alike — whichever way the painter gets there: each pixel of a flashed
+    /// frame is the unflashed frame's pixel p + (white − p)·a, per channel, a in 256ths.
+    @Test(arguments: [1.0, 2.0])
+    func theFlashIsTheUnflashedPictureBlendedWithWhite(scale: Double) throws {
+        let headless = try Headless(scale: scale)
+        let model = pullUntilCrossing()
+        let scene = Scene(model: model)
+        #expect(scene.flash > 0 && scene.indicator != nil && scene.scrollBar != nil && scene.status != nil)
+        let plain = headless.render(model, flash: false)
+        let flashed = headless.render(model)
+        let a = UInt32((scene.flash * 256).rounded())
+        var wrong: (x: Int, y: Int, got: UInt32, wanted: UInt32)?
+        for i in plain.pixels.indices where wrong == nil {
+            let p = plain.pixels[i]
+            var wanted: UInt32 = 0
+            for shift: UInt32 in [0, 8, 16] {
+                let c = (p >> shift) & 0xFF
+                wanted |= ((c * (256 - a) + 0xFF * a) >> 8) << shift
+            }
+            if flashed.pixels[i] & 0xFF_FFFF != wanted {
+                wrong = (i % plain.width, i / plain.width, flashed.pixels[i] & 0xFF_FFFF, wanted)
+            }
+        }
+        #expect(wrong == nil, "pixel \(wrong.map { "(\($0.x), \($0.y)): \(String($0.got, radix: 16)), wanted \(String($0.wanted, radix: 16))" } ?? "")")
+    }
 }
 }
