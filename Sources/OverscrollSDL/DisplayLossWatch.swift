@@ -32,11 +32,27 @@ final class DisplayLossWatch: @unchecked Sendable {
     /// on the frame loop's thread, or on the watcher's while the loop is stuck in SDL.
     private let finishRun: (String) -> Void
     private var thread: JoinableThread?
+    /// A pipe readable once `stop` is called: the watcher sleeps on it and the socket
+    /// together, so it wakes for nothing else (a kiosk's idle CPU is its wake-ups). Made
+    /// before the frame loop starts any refresh command, so no child inherits it.
+    private let stopSignal: (read: Int32, write: Int32) = {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return (-1, -1) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
+    }()
 
     init(native: NativeDisplay, wake: @escaping @Sendable () -> Void, finishRun: @escaping (String) -> Void) {
         self.native = native
         self.wake = wake
         self.finishRun = finishRun
+    }
+
+    deinit {
+        if stopSignal.read >= 0 {
+            close(stopSignal.read)
+            close(stopSignal.write)
+        }
     }
 
     func start() {
@@ -71,6 +87,8 @@ final class DisplayLossWatch: @unchecked Sendable {
     /// The loop ends normally: stop watching.
     func stop() {
         state.withLock { $0.stopping = true }
+        var one: UInt8 = 1
+        if stopSignal.write >= 0 { _ = write(stopSignal.write, &one, 1) }
         thread?.join()
         if installedWatch === self { installedWatch = nil }
     }
@@ -88,12 +106,15 @@ final class DisplayLossWatch: @unchecked Sendable {
     }
 
     private func watch() {
-        var fd = pollfd(fd: native.socket, events: 0, revents: 0)
         // POLLHUP and POLLERR are reported whatever `events` asks for: asking for nothing
         // sleeps until the server hangs up, never waking for ordinary traffic.
+        var fds = [pollfd(fd: native.socket, events: 0, revents: 0),
+                   pollfd(fd: stopSignal.read, events: Int16(POLLIN), revents: 0)]
+        // Without the stop signal (no descriptor left), look at `stopping` ten times a second.
+        let timeout: Int32 = stopSignal.read >= 0 ? -1 : 100
         while !state.withLock({ $0.stopping }) {
-            fd.revents = 0
-            if poll(&fd, 1, 100) > 0, fd.revents & Int16(POLLHUP | POLLERR) != 0 { break }
+            fds[0].revents = 0
+            if poll(&fds, nfds_t(fds.count), timeout) > 0, fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { break }
         }
         guard state.withLock({ s in
             if s.stopping { return false }

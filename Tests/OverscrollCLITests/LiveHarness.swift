@@ -147,6 +147,17 @@ final class LiveApp {
         return (Double(fields[11])! + Double(fields[12])!) / ticks
     }
 
+    /// How many times the process's threads have gone to sleep and been woken (voluntary
+    /// context switches, every thread, from /proc).
+    var wakeUps: Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")) ?? []
+        return tasks.reduce(0) { sum, task in
+            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(task)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+            return sum + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
+        }
+    }
+
     var stderr: String {
         String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
     }

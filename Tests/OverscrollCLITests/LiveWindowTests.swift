@@ -40,11 +40,14 @@ import Glibc
         let app = try LiveApp(["--no-sound"], on: server)
         let window = try #require(try server.window(named: "Overscroll"))
         Thread.sleep(forTimeInterval: 1)
-        let before = app.cpuSeconds
+        let before = app.cpuSeconds, sleptBefore = app.wakeUps
         Thread.sleep(forTimeInterval: 2)
-        let idle = app.cpuSeconds - before
+        let idle = app.cpuSeconds - before, wakeUps = app.wakeUps - sleptBefore
         // A loop redrawing a still screen at 60 fps would burn a good part of a core.
         #expect(idle < 0.1, "idle for 2 s used \(idle) s of CPU")
+        // On a passively cooled board, idle power is wake-ups: the loop wakes once a second
+        // (the watchdog, the screen size), no thread polls.
+        #expect(wakeUps <= 8, "idle for 2 s, its threads woke \(wakeUps) times")
         // A drag wakes it up: it draws again.
         let busyStart = app.cpuSeconds
         try server.tool("xdotool", ["mousemove", "--window", window, "240", "600", "mousedown", "1"])
