@@ -45,6 +45,8 @@ public final class Painter {
     private var lines = ListLines()
     /// Where last frame's overlays lie over the list, in pixels.
     private var covered: [SDL_Rect] = []
+    /// The image of each of the scene's rows, looked up once a frame (`prepareRows`).
+    private var rowImage: [RowImages.Image?] = []
 
     public init(display: Display, text: TextCache, scale: Double) {
         self.display = display
@@ -55,6 +57,7 @@ public final class Painter {
         hud = HUDPainter(display: display)
         damage.reserveCapacity(8)
         covered.reserveCapacity(8)
+        rowImage.reserveCapacity(64)
     }
 
     public func setScale(_ newScale: Double) throws(SDLError) {
@@ -222,10 +225,12 @@ public final class Painter {
 
     // MARK: Elements
 
-    /// Composes the images of rows new on screen, before any drawing (it switches targets).
+    /// Composes the images of rows new on screen, before any drawing (it switches targets),
+    /// and keeps this frame's in `rowImage`, in the order of `scene.rows`.
     private func prepareRows(_ scene: Scene) {
         rowImages.beginFrame(scale: scale, width: Int32((scene.width * scale).rounded()), visible: scene.rows.count)
-        for row in scene.rows { _ = rowImages.image(for: row) }
+        rowImage.removeAll(keepingCapacity: true)
+        for row in scene.rows { rowImage.append(rowImages.image(for: row)) }
     }
 
     /// The pixel row where the list's first row begins: the gap above a pulled list ends there.
@@ -297,7 +302,8 @@ public final class Painter {
     /// The same list as `drawList`, described a pixel row at a time for the CPU path
     /// (`ListLines`); rows are laid out in the same order, so where two overlap the later
     /// one shows, as it would painted.
-    /// Composes images (the status line's) on the way: call it before anything is drawn.
+    /// Composes images (the status line's) on the way: call it before anything is drawn,
+    /// after `prepareRows` for the same scene.
     private func describeList(_ scene: Scene, on canvas: WindowCanvas) {
         let s = scale
         let width = canvas.bounds.w, height = canvas.bounds.h
@@ -317,10 +323,9 @@ public final class Painter {
         let rowHeight = Int32((scene.rowHeight * s).rounded())
         let inset = Int32((scene.textInset * s).rounded())
         let separator = ListLines.Line(fill: canvas.pixel(Palette.separator))
-        for row in scene.rows {
+        for (row, image) in zip(scene.rows, rowImage) {
             let band = SDL_Rect(x: 0, y: Int32(Scene.pixel(row.y, s)), w: width, h: rowHeight)
             guard band.y < height, band.y + band.h > 0 else { continue }
-            let image = rowImages.image(for: row)
             let at = layOut(band, image: image, inset: inset)
             let background = ListLines.Line(fill: canvas.pixel(Self.rowColor(row)))
             lines.set(from: at.separator, to: at.separator + at.line, separator)

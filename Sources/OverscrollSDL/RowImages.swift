@@ -34,7 +34,6 @@ final class RowImages {
         var text: String
         /// The row's background (its parity, or highlighted, or selected).
         var shade: SDL_Color
-        var lastUsed: Int
     }
 
     /// An image's pixels in `RowImages.format`, and the part of each line that is not
@@ -50,9 +49,21 @@ final class RowImages {
         func ink(line: Int32) -> (from: Int32, to: Int32) { (ink[2 * Int(line)], ink[2 * Int(line) + 1]) }
     }
 
+    /// A kept image and the frame it was last asked for, updated in place: a frame looks
+    /// each row up once.
+    private final class Entry {
+        let image: Image
+        var lastUsed: Int
+
+        init(_ image: Image, lastUsed: Int) {
+            self.image = image
+            self.lastUsed = lastUsed
+        }
+    }
+
     private let display: Display
     private let text: TextCache
-    private var images: [Key: Image] = [:]
+    private var images: [Key: Entry] = [:]
     /// The density and window width every image was made for (rows are cut to the
     /// width); a new one drops them all.
     private var scale = 0.0
@@ -87,8 +98,8 @@ final class RowImages {
         }
         let limit = 2 * visible + 8
         while images.count > limit, let oldest = images.values.min(by: { $0.lastUsed < $1.lastUsed }), oldest.lastUsed < frame {
-            images.removeValue(forKey: Key(oldest.id, oldest.shade))
-            release(oldest)
+            images.removeValue(forKey: Key(oldest.image.id, oldest.image.shade))
+            release(oldest.image)
         }
     }
 
@@ -98,21 +109,19 @@ final class RowImages {
     func image(for row: SceneRow) -> Image? {
         let shade = Painter.rowColor(row)
         let key = Key(row.id, shade)
-        if var hit = images[key] {
-            hit.lastUsed = frame
-            if hit.text != row.text {
-                images.removeValue(forKey: key)
-                release(hit)
-            } else {
-                images[key] = hit
-                return hit
+        if let hit = images[key] {
+            if hit.image.text == row.text {
+                hit.lastUsed = frame
+                return hit.image
             }
+            images.removeValue(forKey: key)
+            release(hit.image)
         }
         // Rows are rasterized in their colour already (emoji keep theirs): no tint.
         guard let label = text.row(row.id, text: row.text),
               let image = makeImage(label, tint: SDL_Color(r: 255, g: 255, b: 255, a: 255), alpha: 255,
                                     background: shade, id: row.id, text: row.text) else { return nil }
-        images[key] = image
+        images[key] = Entry(image, lastUsed: frame)
         return image
     }
 
@@ -140,7 +149,7 @@ final class RowImages {
         let raster = compose(texture, label: label, tint: tint, alpha: alpha, background: background, readBack: display.path == .cpu)
         serials += 1
         return Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
-                     raster: raster, serial: serials, id: id, text: text, shade: background, lastUsed: frame)
+                     raster: raster, serial: serials, id: id, text: text, shade: background)
     }
 
     /// The background, then the text (white glyphs `tint`ed, at `alpha`) blended once,
@@ -187,7 +196,7 @@ final class RowImages {
 
 
     private func drop() {
-        for image in images.values { release(image) }
+        for entry in images.values { release(entry.image) }
         if let old = status?.image { release(old) }
         status = nil
         images.removeAll(keepingCapacity: true)
