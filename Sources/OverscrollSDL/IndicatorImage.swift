@@ -42,8 +42,9 @@ final class IndicatorImage {
 
     deinit { if let texture { SDL_DestroyTexture(texture) } }
 
-    /// Draws `indicator` centred on `centerX` (pixels), at the painter's density `scale`.
-    func draw(_ indicator: IndicatorScene, centerX: Double, scale s: Double) {
+    /// Draws `indicator` centred on `centerX` (pixels), at the painter's density `scale`:
+    /// on the CPU path straight into `canvas` (inside its clip), else through the renderer.
+    func draw(_ indicator: IndicatorScene, centerX: Double, scale s: Double, on canvas: WindowCanvas?) {
         let (wanted, left, top) = Self.place(indicator, centerX: centerX, scale: s)
         let side = wanted.side
         guard side > 0, side < 4096 else { return }
@@ -54,6 +55,11 @@ final class IndicatorImage {
         if shaded == nil || shaded!.start != indicator.arc.start || shaded!.sweep != indicator.arc.sweep || shaded!.alpha != alpha {
             shadeArc(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha)
             textureStale = true
+        }
+        if let canvas, Self.windowLayouts.contains(canvas.pixelFormat) {
+            // SDL's blend, done in place: the texture is left stale for the renderer's path.
+            pixels.withUnsafeBufferPointer { canvas.blend(image: $0.baseAddress!, width: side, height: side, left: left, top: top) }
+            return
         }
         if textureStale {
             var area = SDL_Rect(x: 0, y: 0, w: side, h: side)
@@ -119,8 +125,8 @@ final class IndicatorImage {
         return SDL_Rect(x: x0 + Int32(left), y: y0 + Int32(top), w: Int32(right - left) + 1, h: Int32(bottom - top) + 1)
     }
 
-    /// The window layouts `turn` writes in: only in these is the texture's ARGB the
-    /// window's pixel as is.
+    /// The window layouts `turn` and `draw` write in: only in these is the texture's ARGB
+    /// the window's pixel as is.
     private static let windowLayouts = [SDL_PIXELFORMAT_ARGB8888.rawValue, SDL_PIXELFORMAT_RGB888.rawValue]
 
     private typealias RingPixel = (index: Int32, x: Int16, y: Int16, coverage: Float, angle: Float)

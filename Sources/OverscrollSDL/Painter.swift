@@ -393,7 +393,7 @@ public final class Painter {
     }
 
     private func drawIndicator(_ indicator: IndicatorScene, width: Double) {
-        self.indicator.draw(indicator, centerX: width / 2 * scale, scale: scale)
+        self.indicator.draw(indicator, centerX: width / 2 * scale, scale: scale, on: canvas)
     }
 
     static func rowColor(_ row: SceneRow) -> SDL_Color {

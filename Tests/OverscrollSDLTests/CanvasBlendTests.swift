@@ -1,0 +1,49 @@
+import CSDL
+import Testing
+@testable import OverscrollSDL
+
+/// The indicator is blended straight into the window surface on the CPU path; its pixels
+/// must be the ones SDL's own blit gave when it went through the renderer.
+extension SDLSuite { @Suite struct CanvasBlendTests {
+    @Test func blendingAnImageEqualsSDLsBlitEveryAlphaOnEveryBackground() throws {
+        // 256 columns (one alpha each) by 64 rows of arbitrary colours, over arbitrary pixels.
+        let width: Int32 = 256, height: Int32 = 64
+        // Colours scattered by a multiplicative hash of the index: the same on every run.
+        func scattered(_ i: Int, _ salt: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: (UInt64(i) &+ salt) &* 0x9E37_79B9_7F4A_7C15 >> 29) }
+        let image = (0..<Int(width * height)).map { i in UInt32(i % 256) << 24 | scattered(i, 1) & 0xFF_FFFF }
+        let under = (0..<Int(width * height)).map { i in scattered(i, 7) | 0xFF00_0000 }
+
+        let source = try #require(SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_ARGB8888.rawValue))
+        let bySDL = try #require(SDL_CreateRGBSurfaceWithFormat(0, width + 8, height + 8, 32, SDL_PIXELFORMAT_RGB888.rawValue))
+        let byCanvas = try #require(SDL_CreateRGBSurfaceWithFormat(0, width + 8, height + 8, 32, SDL_PIXELFORMAT_RGB888.rawValue))
+        defer { SDL_FreeSurface(source); SDL_FreeSurface(bySDL); SDL_FreeSurface(byCanvas) }
+        copy(image, into: source, width: width, at: (0, 0))
+        for surface in [bySDL, byCanvas] { copy(under, into: surface, width: width, at: (5, 3)) }
+
+        SDL_SetSurfaceBlendMode(source, SDL_BLENDMODE_BLEND)
+        var to = SDL_Rect(x: 5, y: 3, w: width, h: height)
+        #expect(SDL_UpperBlit(source, nil, bySDL, &to) == 0)
+        let canvas = try #require(WindowCanvas(surface: byCanvas))
+        image.withUnsafeBufferPointer { canvas.blend(image: $0.baseAddress!, width: width, height: height, left: 5, top: 3) }
+
+        var differences = 0, first: (x: Int, y: Int)?
+        for y in 0..<Int(height + 8) {
+            for x in 0..<Int(width + 8) {
+                let a = pixel(bySDL, x, y) & 0xFF_FFFF, b = pixel(byCanvas, x, y) & 0xFF_FFFF
+                if a != b { differences += 1; first = first ?? (x, y) }
+            }
+        }
+        #expect(differences == 0, "\(differences) pixels differ from SDL's blit, the first at \(String(describing: first))")
+    }
+
+    private func copy(_ pixels: [UInt32], into surface: UnsafeMutablePointer<SDL_Surface>, width: Int32, at origin: (x: Int, y: Int)) {
+        let pitch = Int(surface.pointee.pitch) / 4
+        let base = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
+        for (i, p) in pixels.enumerated() { base[(origin.y + i / Int(width)) * pitch + origin.x + i % Int(width)] = p }
+    }
+
+    private func pixel(_ surface: UnsafeMutablePointer<SDL_Surface>, _ x: Int, _ y: Int) -> UInt32 {
+        surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)[y * Int(surface.pointee.pitch) / 4 + x]
+    }
+}
+}
