@@ -50,17 +50,19 @@ final class IndicatorImage {
         guard side > 0, side < 4096 else { return }
         if geometry != wanted { layOut(wanted) }
         let alpha = Self.alpha(indicator)
-        guard alpha > 0, let texture = texture(side: side) else { return }
+        guard alpha > 0 else { return }
         if baseAlpha != alpha { shadeDisc(alpha: alpha) }
         if shaded == nil || shaded!.start != indicator.arc.start || shaded!.sweep != indicator.arc.sweep || shaded!.alpha != alpha {
             shadeArc(start: indicator.arc.start, sweep: indicator.arc.sweep, alpha: alpha)
             textureStale = true
         }
         if let canvas, Self.windowLayouts.contains(canvas.pixelFormat) {
-            // SDL's blend, done in place: the texture is left stale for the renderer's path.
+            // SDL's blend, done in place; the texture, made only for the renderer's path,
+            // stays stale until that path draws.
             pixels.withUnsafeBufferPointer { canvas.blend(image: $0.baseAddress!, width: side, height: side, left: left, top: top) }
             return
         }
+        guard let texture = texture(side: side) else { return }
         if textureStale {
             var area = SDL_Rect(x: 0, y: 0, w: side, h: side)
             pixels.withUnsafeBytes { raw in _ = SDL_UpdateTexture(texture, &area, raw.baseAddress, side * 4) }
