@@ -127,9 +127,12 @@ struct WindowCanvas {
         }
     }
 
+    /// `rect` cut to `clip` and to the surface: a clip may reach past the window (the
+    /// overlays' rectangle under a flash, an indicator above the top edge).
     private func clipped(_ rect: SDL_Rect) -> SDL_Rect? {
-        var a = rect, b = clip, r = SDL_Rect()
-        guard rect.w > 0, rect.h > 0, SDL_IntersectRect(&a, &b, &r) == SDL_TRUE else { return nil }
+        var a = rect, b = clip, window = bounds, inClip = SDL_Rect(), r = SDL_Rect()
+        guard rect.w > 0, rect.h > 0, SDL_IntersectRect(&a, &b, &inClip) == SDL_TRUE,
+              SDL_IntersectRect(&inClip, &window, &r) == SDL_TRUE else { return nil }
         return r
     }
 }

@@ -36,6 +36,30 @@ extension SDLSuite { @Suite struct CanvasBlendTests {
         #expect(differences == 0, "\(differences) pixels differ from SDL's blit, the first at \(String(describing: first))")
     }
 
+    /// An image half off the surface, blended with a clip that reaches past the surface
+    /// too (as the overlays' rectangle under a flash can), writes only inside the surface.
+    @Test func blendingPastTheEdgeWritesOnlyTheSurface() throws {
+        // A 16×16 surface in the middle of a 48×48 buffer: the pixels around it are guards.
+        var buffer = [UInt32](repeating: 0xFF12_3456, count: 48 * 48)
+        let opaque = [UInt32](repeating: 0xFFFF_FFFF, count: 20 * 20)
+        try buffer.withUnsafeMutableBufferPointer { all in
+            let surface = try #require(SDL_CreateRGBSurfaceWithFormatFrom(all.baseAddress! + 16 * 48 + 16, 16, 16, 32, 48 * 4,
+                                                                          SDL_PIXELFORMAT_RGB888.rawValue))
+            defer { SDL_FreeSurface(surface) }
+            var canvas = try #require(WindowCanvas(surface: surface))
+            canvas.clip = SDL_Rect(x: -30, y: -30, w: 100, h: 100)
+            opaque.withUnsafeBufferPointer { canvas.blend(image: $0.baseAddress!, width: 20, height: 20, left: -10, top: -10) }
+        }
+        for y in 0..<48 {
+            for x in 0..<48 {
+                let inside = (16..<32).contains(x) && (16..<32).contains(y)
+                // The image covers the surface's first 10 × 10 pixels.
+                let covered = inside && x < 26 && y < 26
+                #expect(buffer[y * 48 + x] == (covered ? 0xFFFF_FFFF : 0xFF12_3456), "pixel (\(x), \(y))")
+            }
+        }
+    }
+
     private func copy(_ pixels: [UInt32], into surface: UnsafeMutablePointer<SDL_Surface>, width: Int32, at origin: (x: Int, y: Int)) {
         let pitch = Int(surface.pointee.pitch) / 4
         let base = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)

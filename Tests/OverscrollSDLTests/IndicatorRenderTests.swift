@@ -114,12 +114,16 @@ extension SDLSuite { @Suite struct IndicatorRenderTests {
     /// The flash is white blended over the finished picture — rows, status line, arc and
     /// scroll bar alike — whichever way the painter gets there: each pixel of a flashed
     /// frame is the unflashed frame's pixel p + (white − p)·a, per channel, a in 256ths.
-    @Test(arguments: [1.0, 2.0])
-    func theFlashIsTheUnflashedPictureBlendedWithWhite(scale: Double) throws {
+    /// A small threshold flashes with the indicator still partly above the window.
+    @Test(arguments: [1.0, 2.0], [100.0, 24.0])
+    func theFlashIsTheUnflashedPictureBlendedWithWhite(scale: Double, threshold: Double) throws {
         let headless = try Headless(scale: scale)
-        let model = pullUntilCrossing()
+        let model = pullUntilCrossing(threshold: threshold)
         let scene = Scene(model: model)
         #expect(scene.flash > 0 && scene.indicator != nil && scene.scrollBar != nil && scene.status != nil)
+        if threshold < 50, let indicator = scene.indicator {
+            #expect(indicator.centerY < indicator.radius + 8, "the indicator's disc should reach above the window")
+        }
         let plain = headless.render(model, flash: false)
         let flashed = headless.render(model)
         let a = UInt32((scene.flash * 256).rounded())
