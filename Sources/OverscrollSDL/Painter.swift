@@ -159,17 +159,17 @@ public final class Painter {
         if flash != nil {
             // The list took the flash as it was written. What is drawn over it under the
             // flash lies in one rectangle: the list goes back there unflashed, the overlays
-            // over it, and the flash over them (`drawOverlays`, inside the canvas's clip).
+            // over it, and the flash over them (`drawOverlays`, inside the canvas's clip; the
+            // canvas is made again next frame).
             var under = SDL_Rect()
             for part in Self.flashedOverlays { if let rect = overlayRect(part, of: scene) { under = Self.union(under, rect) } }
             lines.rewrite(under, into: canvas)
             self.canvas?.clip = under
         }
         drawOverlays(scene)
-        self.canvas?.clip = canvas.bounds
         noteCovered(scene)
         for rect in covered { area = Self.union(area, rect) }
-        if scene.flash > 0 {
+        if flash != nil {
             // Blended over every pixel: none of them is a list pixel any more.
             lines.valid = false
             return .whole
