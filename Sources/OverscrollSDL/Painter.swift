@@ -414,12 +414,12 @@ public final class Painter {
         let r = min(w, h) / 2
         let capRows = min(Int(r.rounded(.up)), Int(h / 2))
         let cap = Double(capRows)
-        fill(x: x, y: y + cap, w: w, h: h - 2 * cap, Palette.scrollBar, alpha: bar.opacity)
+        overlayFill(x: x, y: y + cap, w: w, h: h - 2 * cap, Palette.scrollBar, alpha: bar.opacity)
         for i in 0..<capRows {
             let d = r - (Double(i) + 0.5)            // from the end's centre to this row's middle
             let inset = r - max(0, r * r - d * d).squareRoot()
-            fill(x: x + inset, y: y + Double(i), w: w - 2 * inset, h: 1, Palette.scrollBar, alpha: bar.opacity)
-            fill(x: x + inset, y: y + h - Double(i) - 1, w: w - 2 * inset, h: 1, Palette.scrollBar, alpha: bar.opacity)
+            overlayFill(x: x + inset, y: y + Double(i), w: w - 2 * inset, h: 1, Palette.scrollBar, alpha: bar.opacity)
+            overlayFill(x: x + inset, y: y + h - Double(i) - 1, w: w - 2 * inset, h: 1, Palette.scrollBar, alpha: bar.opacity)
         }
     }
 
@@ -487,7 +487,7 @@ public final class Painter {
     // MARK: Primitives
 
     private func setColor(_ c: SDL_Color, alpha: Double = 1) {
-        let a = UInt8(max(0, min(255, (Double(c.a) * alpha).rounded())))
+        let a = Self.alpha(c, alpha)
         // Opaque fills skip blending: on the software renderer that is most of a frame.
         SDL_SetRenderDrawBlendMode(renderer, a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
         SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, a)
@@ -504,6 +504,20 @@ public final class Painter {
         setColor(color, alpha: alpha)
         var rect = SDL_FRect(x: Float(x), y: Float(y), w: Float(w), h: Float(h))
         SDL_RenderFillRectF(renderer, &rect)
+    }
+
+    /// A blended fill over the list: on the CPU path straight into the window surface, with
+    /// the renderer's own arithmetic (`WindowCanvas.fill`). Nothing queued in the renderer
+    /// lies under it: the list and the indicator below it are written directly too, and
+    /// what the renderer still draws (banner, flash, HUD) lies over it.
+    private func overlayFill(x: Double, y: Double, w: Double, h: Double, _ color: SDL_Color, alpha: Double) {
+        if let canvas, canvas.fill(x: Float(x), y: Float(y), w: Float(w), h: Float(h), color: color, alpha: Self.alpha(color, alpha)) { return }
+        fill(x: x, y: y, w: w, h: h, color, alpha: alpha)
+    }
+
+    /// The renderer's draw alpha for `c` at opacity `alpha`.
+    private static func alpha(_ c: SDL_Color, _ alpha: Double) -> UInt8 {
+        UInt8(max(0, min(255, (Double(c.a) * alpha).rounded())))
     }
 
     private func blit(_ entry: TextCache.Entry, x: Double, y: Double, color: SDL_Color, alpha: Double) {

@@ -127,6 +127,41 @@ struct WindowCanvas {
         }
     }
 
+    /// `color` at opacity `alpha` (0…255) over a rectangle, inside `clip`, exactly as SDL
+    /// 2.26's software renderer draws `SDL_RenderFillRectF` there: the corner and size cut
+    /// to whole pixels toward zero (the size at least one), an opaque colour stored as is;
+    /// otherwise the colour premultiplied once, c·a/255, and each channel (the alpha byte
+    /// too, where the surface has one) becomes c + d·(255 − a)/255, in integers. The scroll
+    /// bar is on screen whenever the list moves: through the renderer each of its pixel
+    /// rows was a queued command and a blend a channel at a time. Returns false, drawing
+    /// nothing, on a surface whose channels do not lie where ARGB's do.
+    func fill(x: Float, y: Float, w: Float, h: Float, color: SDL_Color, alpha: UInt8) -> Bool {
+        let hasAlpha = pixelFormat == SDL_PIXELFORMAT_ARGB8888.rawValue
+        guard hasAlpha || pixelFormat == SDL_PIXELFORMAT_RGB888.rawValue else { return false }
+        // C's (int): toward zero (kept inside Int32, where a window's pixels are).
+        func whole(_ v: Float) -> Int32 { Int32(max(-1e9, min(1e9, v.isNaN ? 0 : v))) }
+        guard let r = clipped(SDL_Rect(x: whole(x), y: whole(y), w: max(1, whole(w)), h: max(1, whole(h)))) else { return true }
+        if alpha == 255 {
+            let solid = pixel(color)
+            for row in r.y..<(r.y + r.h) { fill(row: row, from: r.x, to: r.x + r.w, pixel: solid) }
+            return true
+        }
+        let a = UInt32(alpha), keep = 255 - a
+        let cr = UInt32(color.r) * a / 255, cg = UInt32(color.g) * a / 255, cb = UInt32(color.b) * a / 255
+        for row in r.y..<(r.y + r.h) {
+            let line = UnsafeMutableBufferPointer(start: pixels + Int(row) * stride + Int(r.x), count: Int(r.w))
+            for i in line.indices {
+                let d = line[i]
+                var out = ((d >> 16) & 0xFF) * keep / 255 + cr
+                out = out << 8 | (((d >> 8) & 0xFF) * keep / 255 + cg)
+                out = out << 8 | ((d & 0xFF) * keep / 255 + cb)
+                if hasAlpha { out |= ((d >> 24) * keep / 255 + a) << 24 }
+                line[i] = out
+            }
+        }
+        return true
+    }
+
     /// `rect` cut to `clip` and to the surface: a clip may reach past the window (the
     /// overlays' rectangle under a flash, an indicator above the top edge).
     private func clipped(_ rect: SDL_Rect) -> SDL_Rect? {

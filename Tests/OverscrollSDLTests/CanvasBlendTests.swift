@@ -60,6 +60,48 @@ extension SDLSuite { @Suite struct CanvasBlendTests {
         }
     }
 
+    /// The scroll bar is filled straight into the window surface on the CPU path: every
+    /// pixel must be the one SDL's software renderer gave for the same fractional rectangle,
+    /// colour and opacity, on both 32-bit window layouts.
+    @Test(arguments: [SDL_PIXELFORMAT_RGB888.rawValue, SDL_PIXELFORMAT_ARGB8888.rawValue])
+    func fillingARectangleEqualsSDLsRenderer(format: UInt32) throws {
+        let width: Int32 = 64, height: Int32 = 48
+        func scattered(_ i: Int, _ salt: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: (UInt64(i) &+ salt) &* 0x9E37_79B9_7F4A_7C15 >> 29) }
+        let under = (0..<Int(width * height)).map { i in scattered(i, 3) }
+        let bySDL = try #require(SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, format))
+        let byCanvas = try #require(SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, format))
+        defer { SDL_FreeSurface(bySDL); SDL_FreeSurface(byCanvas) }
+        let renderer = try #require(SDL_CreateSoftwareRenderer(bySDL))
+        defer { SDL_DestroyRenderer(renderer) }
+        let canvas = try #require(WindowCanvas(surface: byCanvas))
+        // Every alpha, each with its own colour and a rectangle with fractional (and
+        // negative, and past the edge) corners and sizes, drawn one over another.
+        for surface in [bySDL, byCanvas] { copy(under, into: surface, width: width, at: (0, 0)) }
+        for alpha in 0...255 {
+            let c = scattered(alpha, 11)
+            let color = SDL_Color(r: UInt8(c & 0xFF), g: UInt8(c >> 8 & 0xFF), b: UInt8(c >> 16 & 0xFF), a: 255)
+            let x = Float(Int(c >> 3 % 97) % 80) / 1.3 - 8, y = Float(Int(c >> 9) % 70) / 1.7 - 6
+            let w = Float(Int(c >> 15) % 300) / 10, h = Float(Int(c >> 21) % 200) / 10
+            SDL_SetRenderDrawBlendMode(renderer, alpha == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+            SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, UInt8(alpha))
+            var rect = SDL_FRect(x: x, y: y, w: w, h: h)
+            SDL_RenderFillRectF(renderer, &rect)
+            SDL_RenderFlush(renderer)
+            #expect(canvas.fill(x: x, y: y, w: w, h: h, color: color, alpha: UInt8(alpha)))
+        }
+        var differences = 0, first: (x: Int, y: Int)?
+        for y in 0..<Int(height) {
+            for x in 0..<Int(width) where pixel(bySDL, x, y) != pixel(byCanvas, x, y) {
+                differences += 1
+                first = first ?? (x, y)
+            }
+        }
+        #expect(differences == 0, "\(differences) pixels differ from SDL's renderer, the first at \(String(describing: first))")
+        // Not vacuous: the fills changed most of the surface.
+        let changed = (0..<Int(width * height)).filter { pixel(byCanvas, $0 % Int(width), $0 / Int(width)) != under[$0] }.count
+        #expect(changed > Int(width * height) / 2)
+    }
+
     private func copy(_ pixels: [UInt32], into surface: UnsafeMutablePointer<SDL_Surface>, width: Int32, at origin: (x: Int, y: Int)) {
         let pitch = Int(surface.pointee.pitch) / 4
         let base = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
