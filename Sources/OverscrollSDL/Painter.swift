@@ -398,7 +398,7 @@ public final class Painter {
 
     static func rowColor(_ row: SceneRow) -> SDL_Color {
         switch row.emphasis {
-        case .none: row.index % 2 == 0 ? Palette.rowEven : Palette.rowOdd
+        case .none: row.stripe == 0 ? Palette.rowEven : Palette.rowOdd
         case .highlighted: Palette.rowHighlighted
         case .selected: Palette.rowSelected
         }

@@ -6,8 +6,8 @@ import OverscrollKit
 /// the row is plain fills around it (a fill only writes memory, a copy also reads it, and
 /// most of a row is background). Images are kept for the rows on screen and about as many
 /// again (a scroll back finds them); beyond that the least recently used one is dropped.
-/// A row keeps one image per background: rows inserted above it flip its zebra parity,
-/// and a tap highlights it and lets go, and neither should compose it again.
+/// A row keeps one image per background: a tap highlights it and lets go, and that
+/// should not compose it again (rows inserted above it keep its shade: `SceneRow.stripe`).
 final class RowImages {
     /// A row's image is found by the row and its background.
     private struct Key: Hashable {

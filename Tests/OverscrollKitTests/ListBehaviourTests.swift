@@ -369,3 +369,22 @@ func keyModel(acceptsKeys: Bool = true) -> OverscrollModel {
         }
     }
 }
+
+@Suite struct RowStripeTests {
+    /// Rows inserted above keep every row below its zebra shade, so a refresh recolours no
+    /// row on screen; neighbours still differ, and new content starts from the first shade.
+    @Test(arguments: [1, 2, 3])
+    func rowsInsertedAboveKeepEveryRowsShade(inserted: Int) {
+        var model = makeModel(rows: 30)
+        let before = Dictionary(uniqueKeysWithValues: Scene(model: model).rows.map { ($0.id, $0.stripe) })
+        #expect(Set(before.values) == [0, 1])
+        model.insert((0..<inserted).map { "New \($0)" }, merge: .insertAtTop, at: 1)
+        let rows = Scene(model: model).rows
+        let kept = rows.filter { before[$0.id] != nil }
+        #expect(kept.count > 5 && rows.count > kept.count)
+        for row in kept { #expect(row.stripe == before[row.id], "row \(row.id)") }
+        for (upper, lower) in zip(rows, rows.dropFirst()) { #expect(upper.stripe != lower.stripe, "rows \(upper.id), \(lower.id)") }
+        model.insert(["Fresh 0", "Fresh 1"], merge: .replace, at: 2)
+        #expect(Scene(model: model).rows.map(\.stripe) == [0, 1])
+    }
+}

@@ -82,6 +82,9 @@ public struct OverscrollModel: Sendable {
     public internal(set) var refreshTimer: RefreshTimer?
     public internal(set) var idleReset: IdleReset?
     private var nextRowID: Int
+    /// The zebra shade of the first row (0 or 1): rows inserted above keep every row below
+    /// its shade, so a refresh recolours nothing on screen (and nothing is composed again).
+    public private(set) var firstStripe = 0
     /// The scroll indicator's fade.
     public private(set) var scrollBar = ScrollBarFade()
     /// Press and tap on rows.
@@ -326,6 +329,7 @@ public struct OverscrollModel: Sendable {
         case .replace:
             // The list is new: it is revealed from the top, and nothing in it is selected.
             rows = fresh
+            firstStripe = 0
             selectedRow = -1
             scroll.setContentHeight(layout.contentHeight(rows: rows.count), at: t)
             // Not under a finger: the content would be yanked away mid-drag.
@@ -333,6 +337,7 @@ public struct OverscrollModel: Sendable {
         case .insertAtTop:
             guard !fresh.isEmpty else { return }
             rows.insert(contentsOf: fresh, at: 0)
+            firstStripe = (firstStripe + fresh.count) % 2
             if rows.count > configuration.maxRows { rows.removeLast(rows.count - configuration.maxRows) }
             // The selection stays on its row, wherever that row now is.
             if selectedRow >= 0 { selectedRow = selectedRow + fresh.count < rows.count ? selectedRow + fresh.count : -1 }

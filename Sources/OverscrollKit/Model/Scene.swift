@@ -48,9 +48,12 @@ public struct SceneRow: Sendable, Equatable {
     public var id: Int
     public var text: String
     public var y: Double
-    /// 0 for the first row of the list: rows alternate shades by position.
+    /// 0 for the first row of the list.
     public var index: Int
     public var emphasis: RowEmphasis = .none
+    /// Which of the two zebra shades the row has, 0 or 1: neighbours differ, and a row
+    /// keeps its shade when rows are inserted above it.
+    public var stripe = 0
 }
 
 /// The frame-time graph, when it is shown: the last seconds of frames and the budget.
@@ -116,7 +119,7 @@ public struct Scene: Sendable, Equatable {
             // A held press shows over the selection: it is what the finger is doing now.
             let emphasis: RowEmphasis = index == highlighted ? .highlighted : index == model.selectedRow ? .selected : .none
             rows.append(SceneRow(id: row.id, text: row.text, y: contentTop + Double(index) * layout.rowHeight,
-                                 index: index, emphasis: emphasis))
+                                 index: index, emphasis: emphasis, stripe: (index + model.firstStripe) % 2))
         }
         let age = model.now - model.lastFeedback
         let duration = model.configuration.flashDuration
