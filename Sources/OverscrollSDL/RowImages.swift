@@ -71,9 +71,11 @@ final class RowImages {
     private var frame = 0
     /// Images composed so far (each has its own serial).
     private(set) var serials = 0
-    /// The status line's image and the opacity it was made at (one kept: the line changes
-    /// a few times a pull at most).
-    private var status: (image: Image, opacity: Double)?
+    /// The status lines' images and the opacity each was made at, most recently used last.
+    /// A pull goes through the same few lines ("Pull to refresh", "Release to refresh",
+    /// "Refreshing…", "Updated 12:04"), every pull: each is composed once, not once a pull.
+    private var statuses: [(image: Image, opacity: Double)] = []
+    private static let statusesKept = 6
     /// The window's own pixel format where the renderer can draw into it, so a copy onto
     /// the window surface is a `memcpy` per line, not a conversion.
     let format: UInt32
@@ -83,6 +85,7 @@ final class RowImages {
         self.text = text
         format = Self.format(for: display)
         images.reserveCapacity(128)
+        statuses.reserveCapacity(Self.statusesKept)
     }
 
     deinit { drop() }
@@ -129,13 +132,17 @@ final class RowImages {
     /// its row: the CPU path shows it as part of the list (`ListLines`), not blended over
     /// it every frame. Nil for a status that cannot be drawn.
     func statusImage(_ line: String, color: SDL_Color, opacity: Double, background: SDL_Color) -> Image? {
-        if let status, status.image.text == line, status.opacity == opacity { return status.image }
-        if let old = status?.image { release(old) }
-        status = nil
+        if let last = statuses.last, last.image.text == line, last.opacity == opacity { return last.image }
+        if let kept = statuses.firstIndex(where: { $0.image.text == line && $0.opacity == opacity }) {
+            let status = statuses.remove(at: kept)
+            statuses.append(status)
+            return status.image
+        }
         let alpha = UInt8(max(0, min(255, (255 * opacity).rounded())))
         guard let label = text.label(line),
               let image = makeImage(label, tint: color, alpha: alpha, background: background, id: -1, text: line) else { return nil }
-        status = (image, opacity)
+        if statuses.count >= Self.statusesKept { release(statuses.removeFirst().image) }
+        statuses.append((image, opacity))
         return image
     }
 
@@ -197,8 +204,8 @@ final class RowImages {
 
     private func drop() {
         for entry in images.values { release(entry.image) }
-        if let old = status?.image { release(old) }
-        status = nil
+        for status in statuses { release(status.image) }
+        statuses.removeAll(keepingCapacity: true)
         images.removeAll(keepingCapacity: true)
     }
 

@@ -101,6 +101,25 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         #expect(zip(before.pixels, headless.readPixels().pixels).filter { $0 != $1 }.count > 0)
     }
 
+    /// A pull goes through the same few status lines every time: each is composed once,
+    /// and a line shown again is the same picture as before.
+    @Test func aStatusLineShownAgainIsNotComposedAgain() throws {
+        let headless = try Headless()
+        let scene = Scene(model: spinningModel())
+        let status = try #require(scene.status)
+        headless.painter.draw(scene)
+        let first = headless.readPixels()
+        var other = scene
+        other.status?.text = status.text + " again"
+        let composed = headless.painter.imagesComposed
+        headless.painter.draw(other)
+        #expect(headless.painter.imagesComposed == composed + 1)
+        #expect(headless.readPixels().pixels != first.pixels)
+        headless.painter.draw(scene)
+        #expect(headless.painter.imagesComposed == composed + 1)
+        #expect(headless.readPixels().pixels == first.pixels)
+    }
+
     /// The status line under the spinner is centred on a whole pixel, like the spinner: a
     /// line moved by less than that is the same picture, and only the spinner is drawn.
     @Test(arguments: [1.0, 2.0])
