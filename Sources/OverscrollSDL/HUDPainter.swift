@@ -70,11 +70,11 @@ final class HUDPainter {
             let budget = (graph.refreshPeriod * 10000).rounded() / 10
             label = "budget \(budget) ms · janky \(jank)"
         }
-        if let entry = text.label(label) {
+        if let entry = text.label(label), let texture = entry.texture {
             var dst = SDL_FRect(x: Float(left + 8 * s), y: Float(top + 2 * s), w: Float(entry.width), h: Float(entry.height))
-            SDL_SetTextureColorMod(entry.texture, 255, 255, 255)
-            SDL_SetTextureAlphaMod(entry.texture, 255)
-            SDL_RenderCopyF(renderer, entry.texture, nil, &dst)
+            SDL_SetTextureColorMod(texture, 255, 255, 255)
+            SDL_SetTextureAlphaMod(texture, 255)
+            SDL_RenderCopyF(renderer, texture, nil, &dst)
         }
     }
 }

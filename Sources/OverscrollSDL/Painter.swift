@@ -294,7 +294,11 @@ public final class Painter {
         fill(SDL_Rect(x: 0, y: at.top, w: at.left, h: at.height), background)
         var source = SDL_Rect(x: 0, y: 0, w: at.width, h: at.height)
         var destination = SDL_Rect(x: at.left, y: at.top, w: at.width, h: at.height)
-        SDL_RenderCopy(renderer, image.texture, &source, &destination)
+        if let texture = rowImages.texture(of: image) {
+            SDL_RenderCopy(renderer, texture, &source, &destination)
+        } else {
+            fill(destination, background)
+        }
         fill(SDL_Rect(x: at.left + at.width, y: at.top, w: band.w - at.left - at.width, h: at.height), background)
         fill(SDL_Rect(x: 0, y: at.top + at.height, w: band.w, h: at.separator - at.top - at.height), background)
     }
@@ -521,9 +525,10 @@ public final class Painter {
     }
 
     private func blit(_ entry: TextCache.Entry, x: Double, y: Double, color: SDL_Color, alpha: Double) {
-        SDL_SetTextureColorMod(entry.texture, color.r, color.g, color.b)
-        SDL_SetTextureAlphaMod(entry.texture, UInt8(max(0, min(255, (255 * alpha).rounded()))))
+        guard let texture = entry.texture else { return }
+        SDL_SetTextureColorMod(texture, color.r, color.g, color.b)
+        SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, (255 * alpha).rounded()))))
         var dst = SDL_FRect(x: Float(x.rounded()), y: Float(y.rounded()), w: Float(entry.width), h: Float(entry.height))
-        SDL_RenderCopyF(renderer, entry.texture, nil, &dst)
+        SDL_RenderCopyF(renderer, texture, nil, &dst)
     }
 }

@@ -21,7 +21,9 @@ final class RowImages {
     }
 
     struct Image {
-        var texture: OpaquePointer
+        /// For the renderer: made with the image on the GPU path, on the CPU path only when
+        /// the renderer draws rows (a rotated screen: `texture(of:)`).
+        var texture: OpaquePointer?
         /// Size in pixels: the text's.
         var width: Int32
         var height: Int32
@@ -52,7 +54,7 @@ final class RowImages {
     /// A kept image and the frame it was last asked for, updated in place: a frame looks
     /// each row up once.
     private final class Entry {
-        let image: Image
+        var image: Image
         var lastUsed: Int
 
         init(_ image: Image, lastUsed: Int) {
@@ -146,24 +148,65 @@ final class RowImages {
         return image
     }
 
-    /// `label` composed into a new opaque image (and read back on the CPU path), with a
-    /// serial of its own.
+    /// `label` composed into a new opaque image, with a serial of its own: on the CPU path
+    /// as pixels, on the GPU path as a texture.
     private func makeImage(_ label: TextCache.Entry, tint: SDL_Color, alpha: UInt8, background: SDL_Color,
                            id: Int, text: String) -> Image? {
-        guard let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
-                                              label.width, label.height) else { return nil }
-        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
-        let raster = compose(texture, label: label, tint: tint, alpha: alpha, background: background, readBack: display.path == .cpu)
+        var texture: OpaquePointer?, raster: Raster?
+        if let line = label.surface {
+            guard let pixels = compose(line, tint: tint, alpha: alpha, background: background) else { return nil }
+            raster = pixels
+        } else {
+            guard let composed = composeTexture(label, tint: tint, alpha: alpha, background: background) else { return nil }
+            texture = composed
+        }
         serials += 1
         return Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
                      raster: raster, serial: serials, id: id, text: text, shade: background)
     }
 
-    /// The background, then the text (white glyphs `tint`ed, at `alpha`) blended once,
-    /// here, instead of every frame.
-    private func compose(_ texture: OpaquePointer, label: TextCache.Entry, tint: SDL_Color, alpha: UInt8,
-                         background: SDL_Color, readBack: Bool) -> Raster? {
+    /// The background, then the line (white glyphs `tint`ed, at `alpha`) blended once, here,
+    /// instead of every frame: into memory of the window's pixel format, by the same blit
+    /// SDL's software renderer does for a texture copied onto a target (no target texture,
+    /// no read back). The part of each line that is not background is found on the way.
+    private func compose(_ line: UnsafeMutablePointer<SDL_Surface>, tint: SDL_Color, alpha: UInt8,
+                         background: SDL_Color) -> Raster? {
+        let width = Int(line.pointee.w), height = Int(line.pointee.h)
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        guard let target = SDL_CreateRGBSurfaceWithFormatFrom(pixels, line.pointee.w, line.pointee.h, 32, line.pointee.w * 4, format) else {
+            pixels.deallocate()
+            return nil
+        }
+        defer { SDL_FreeSurface(target) }
+        let layout = target.pointee.format!
+        SDL_FillRect(target, nil, SDL_MapRGBA(layout, background.r, background.g, background.b, 255))
+        SDL_SetSurfaceBlendMode(line, SDL_BLENDMODE_BLEND)
+        SDL_SetSurfaceColorMod(line, tint.r, tint.g, tint.b)
+        SDL_SetSurfaceAlphaMod(line, alpha)
+        var all = SDL_Rect(x: 0, y: 0, w: line.pointee.w, h: line.pointee.h)
+        _ = SDL_UpperBlit(line, nil, target, &all)
+        let ink = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * height)
+        // Colour bits only: a format's unused byte may hold anything.
+        let colour = layout.pointee.Rmask | layout.pointee.Gmask | layout.pointee.Bmask
+        let paper = SDL_MapRGB(layout, background.r, background.g, background.b) & colour
+        for y in 0..<height {
+            let row = pixels + y * width
+            var from = 0, to = width
+            while from < to, row[from] & colour == paper { from += 1 }
+            while to > from, row[to - 1] & colour == paper { to -= 1 }
+            ink[2 * y] = Int32(from)
+            ink[2 * y + 1] = Int32(to)
+        }
+        return Raster(pixels: pixels, ink: ink)
+    }
+
+    /// The same composition on the GPU path, into a target texture, by the renderer.
+    private func composeTexture(_ label: TextCache.Entry, tint: SDL_Color, alpha: UInt8, background: SDL_Color) -> OpaquePointer? {
         let renderer = display.renderer
+        guard let source = label.texture,
+              let texture = SDL_CreateTexture(renderer, format, Int32(SDL_TEXTUREACCESS_TARGET.rawValue), label.width, label.height)
+        else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
         let previous = SDL_GetRenderTarget(renderer)
         SDL_SetRenderTarget(renderer, texture)
         defer { SDL_SetRenderTarget(renderer, previous) }
@@ -171,32 +214,35 @@ final class RowImages {
         SDL_SetRenderDrawColor(renderer, background.r, background.g, background.b, 255)
         var all = SDL_Rect(x: 0, y: 0, w: label.width, h: label.height)
         SDL_RenderFillRect(renderer, &all)
-        SDL_SetTextureColorMod(label.texture, tint.r, tint.g, tint.b)
-        SDL_SetTextureAlphaMod(label.texture, alpha)
-        SDL_RenderCopy(renderer, label.texture, nil, &all)
-        guard readBack, let layout = SDL_AllocFormat(format) else { return nil }
-        defer { SDL_FreeFormat(layout) }
-        let width = Int(label.width), height = Int(label.height)
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
-        pixels.initialize(repeating: 0, count: width * height)
-        _ = SDL_RenderReadPixels(renderer, &all, format, pixels, label.width * 4)
-        let ink = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * height)
-        // Colour bits only: a format's unused byte may read back as anything.
-        let colour = layout.pointee.Rmask | layout.pointee.Gmask | layout.pointee.Bmask
-        let paper = SDL_MapRGB(layout, background.r, background.g, background.b) & colour
-        for y in 0..<height {
-            let line = pixels + y * width
-            var from = 0, to = width
-            while from < to, line[from] & colour == paper { from += 1 }
-            while to > from, line[to - 1] & colour == paper { to -= 1 }
-            ink[2 * y] = Int32(from)
-            ink[2 * y + 1] = Int32(to)
+        SDL_SetTextureColorMod(source, tint.r, tint.g, tint.b)
+        SDL_SetTextureAlphaMod(source, alpha)
+        SDL_RenderCopy(renderer, source, nil, &all)
+        return texture
+    }
+
+    /// `image` as a texture, for the renderer's path on the CPU path (a rotated screen draws
+    /// the list into a texture): made from its pixels the first time, then kept with it.
+    func texture(of image: Image) -> OpaquePointer? {
+        if let texture = image.texture { return texture }
+        guard let raster = image.raster,
+              let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_STATIC.rawValue), image.width, image.height)
+        else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
+        SDL_UpdateTexture(texture, nil, raster.pixels, image.width * 4)
+        if let entry = images[Key(image.id, image.shade)], entry.image.serial == image.serial {
+            entry.image.texture = texture
+        } else if let kept = statuses.firstIndex(where: { $0.image.serial == image.serial }) {
+            statuses[kept].image.texture = texture
+        } else {
+            // Not kept (cannot happen for an image just asked for): not leaked either.
+            SDL_DestroyTexture(texture)
+            return nil
         }
-        return Raster(pixels: pixels, ink: ink)
+        return texture
     }
 
     private func release(_ image: Image) {
-        SDL_DestroyTexture(image.texture)
+        if let texture = image.texture { SDL_DestroyTexture(texture) }
         image.raster?.pixels.deallocate()
         image.raster?.ink.deallocate()
     }

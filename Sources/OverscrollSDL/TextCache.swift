@@ -12,7 +12,11 @@ import CSDL
 /// It holds the `Display` so the renderer outlives every texture made with it.
 public final class TextCache {
     public struct Entry {
-        public let texture: OpaquePointer
+        /// For the renderer: a label's always, a row's on the GPU path only.
+        public let texture: OpaquePointer?
+        /// The line itself (ARGB8888, non-premultiplied) on the CPU path, where rows and the
+        /// status line are composed onto their backgrounds without the renderer.
+        public let surface: UnsafeMutablePointer<SDL_Surface>?
         /// Size in pixels.
         public let width: Int32
         public let height: Int32
@@ -89,7 +93,8 @@ public final class TextCache {
     /// has nothing to draw or could not be drawn.
     public func row(_ id: Int, text: String) -> Entry? {
         if let hit = rows[id] { return hit }
-        let entry = rasterize(text, color: rowColor, padding: rowPadding)
+        let cpu = display.path == .cpu
+        let entry = rasterize(text, color: rowColor, padding: rowPadding, texture: !cpu, surface: cpu)
         if rows.count >= rowLimit { evictRows(keeping: id) }
         rows[id] = entry
         return entry
@@ -97,8 +102,9 @@ public final class TextCache {
 
     public func label(_ text: String) -> Entry? {
         if let hit = labels[text] { return hit }
-        let entry = rasterize(text, color: SDL_Color(r: 255, g: 255, b: 255, a: 255), padding: 0)
-        if labels.count >= 32 { for case let e? in labels.values { SDL_DestroyTexture(e.texture) }; labels.removeAll() }
+        let entry = rasterize(text, color: SDL_Color(r: 255, g: 255, b: 255, a: 255), padding: 0,
+                              texture: true, surface: display.path == .cpu)
+        if labels.count >= 32 { for case let e? in labels.values { Self.free(e) }; labels.removeAll() }
         labels[text] = entry
         return entry
     }
@@ -113,27 +119,42 @@ public final class TextCache {
     /// every row gets the same, so centred rows share one baseline.
     private var rowPadding: Int32 { (faces?.lineHeight ?? 0) / 4 }
 
-    private func rasterize(_ text: String, color: SDL_Color, padding: Int32) -> Entry? {
+    /// `text` rasterized, kept as a texture, as the line's own surface, or both.
+    private func rasterize(_ text: String, color: SDL_Color, padding: Int32, texture wantsTexture: Bool,
+                           surface keepsSurface: Bool) -> Entry? {
         rasterizations += 1
         guard let rasterizer, !text.isEmpty,
               let line = rasterizer.render(text, maxWidth: maxWidth, color: color, padding: padding) else { return nil }
-        defer { SDL_FreeSurface(line.surface) }
-        guard let texture = SDL_CreateTextureFromSurface(renderer, line.surface) else { return nil }
-        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
-        return Entry(texture: texture, width: line.width, height: line.height, alignment: line.alignment)
+        var texture: OpaquePointer?
+        if wantsTexture {
+            texture = SDL_CreateTextureFromSurface(renderer, line.surface)
+            guard let texture else {
+                SDL_FreeSurface(line.surface)
+                return nil
+            }
+            SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+        }
+        if !keepsSurface { SDL_FreeSurface(line.surface) }
+        return Entry(texture: texture, surface: keepsSurface ? line.surface : nil, width: line.width, height: line.height,
+                     alignment: line.alignment)
+    }
+
+    private static func free(_ entry: Entry) {
+        if let texture = entry.texture { SDL_DestroyTexture(texture) }
+        if let surface = entry.surface { SDL_FreeSurface(surface) }
     }
 
     private func evictRows(keeping id: Int) {
         // Ids grow as rows are inserted; drop the half furthest from the one in use.
         let sorted = rows.keys.sorted { abs($0 - id) > abs($1 - id) }
         for key in sorted.prefix(rows.count / 2) {
-            if let e = rows.removeValue(forKey: key) ?? nil { SDL_DestroyTexture(e.texture) }
+            if let e = rows.removeValue(forKey: key) ?? nil { Self.free(e) }
         }
     }
 
     private func purge() {
-        for case let e? in rows.values { SDL_DestroyTexture(e.texture) }
-        for case let e? in labels.values { SDL_DestroyTexture(e.texture) }
+        for case let e? in rows.values { Self.free(e) }
+        for case let e? in labels.values { Self.free(e) }
         rows.removeAll()
         labels.removeAll()
     }
