@@ -36,6 +36,28 @@ func measuredSweep(_ image: Image, indicator: IndicatorScene, width: Double, sca
 }
 
 extension SDLSuite { @Suite struct IndicatorRenderTests {
+    /// The indicator's shading rounds a pixel's value without libm; it must round exactly as
+    /// `rounded()` does, at every half and the floats either side of it, and in between.
+    @Test func theIndicatorsRoundingIsRoundedsOwn() {
+        var checked = 0
+        for k in 0...300 {
+            var x = Float(k) + 0.5
+            for _ in 0..<6 { x = x.nextDown }
+            for _ in 0..<13 {
+                #expect(IndicatorImage.nearest(x) == UInt32(x.rounded()), "\(x)")
+                x = x.nextUp
+                checked += 1
+            }
+        }
+        var y: Float = 0
+        while y < 256 {
+            if IndicatorImage.nearest(y) != UInt32(y.rounded()) { Issue.record("\(y)") }
+            y += 0.000_173
+            checked += 1
+        }
+        #expect(checked > 1_000_000)
+    }
+
     @Test(arguments: [1.0, 2.0])
     func theArcSweepFollowsThePull(scale: Double) throws {
         let headless = try Headless(scale: scale)
