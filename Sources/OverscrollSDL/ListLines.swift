@@ -13,19 +13,25 @@ import CSDL
 /// changed are written — the way a toolkit's damage tracking would, at the granularity of
 /// a pixel row.
 struct ListLines {
-    /// One pixel row's content.
+    /// One pixel row's content, in 16 bytes: a frame compares every line of the window
+    /// with what is shown, so two of them fit in the cache line a 32-byte line took.
     struct Line {
         /// The surface's pixel value outside the span.
         var fill: UInt32
-        /// The span [left, right) in pixels, copied from `source`; empty when left == right.
-        var left: Int32 = 0
-        var right: Int32 = 0
-        /// Which image line the span shows: the image's line and serial (0: none).
-        /// Compared instead of `source`, whose address a later image may reuse.
-        var imageLine: Int32 = 0
-        var image: Int = 0
-        /// The span's first pixel. Valid only during the frame that set it.
-        var source: UnsafePointer<UInt32>?
+        /// The span [left, right) in pixels, copied from an image's line; empty when
+        /// left == right.
+        var left: Int16 = 0
+        var right: Int16 = 0
+        /// Which image line the span shows: the line, and the image's serial (0: none),
+        /// compared instead of the pixels' address, which a later image may reuse. The
+        /// serial is cut to 32 bits: two images alike in it are four billion compositions
+        /// apart.
+        var imageLine: UInt16 = 0
+        /// Where this frame's image is: 1 + its index in `images` (0: none).
+        var slot: UInt16 = 0
+        var image: UInt32 = 0
+
+        init(fill: UInt32) { self.fill = fill }
 
         /// Whether the two lines put the same pixels on screen.
         func shows(_ other: Line) -> Bool {
@@ -34,10 +40,20 @@ struct ListLines {
         }
     }
 
+    /// An image the frame shows: its pixels, pixels per line, and its left edge in the window.
+    private struct Source {
+        var pixels: UnsafePointer<UInt32>
+        var stride: Int
+        var left: Int32
+    }
+
     /// What the window surface shows under the overlays, one entry a pixel row.
     private var shown: [Line] = []
     /// The frame being described; swapped with `shown` once written.
     private var next: [Line] = []
+    /// The images `next` (then `shown`) points into, by slot. Valid until the next `begin`:
+    /// images are only dropped while a frame is described (`RowImages.beginFrame`).
+    private var images: [Source] = []
     private var width: Int32 = 0
     /// Whether `shown` is what the surface holds (false: the next frame writes it all).
     var valid = false
@@ -53,6 +69,7 @@ struct ListLines {
         }
         let blank = Line(fill: fill)
         for y in next.indices { next[y] = blank }
+        images.removeAll(keepingCapacity: true)
     }
 
     /// Sets the pixel rows `from..<to` (clipped to the window) to `line`.
@@ -69,15 +86,23 @@ struct ListLines {
     mutating func setImage(from: Int32, to: Int32, fill: UInt32, left: Int32, width: Int32, serial: Int,
                            raster: RowImages.Raster, stride: Int32) {
         let low = max(0, Int(from)), high = min(next.count, Int(to))
-        guard low < high else { return }
+        guard low < high, images.count < Int(UInt16.max) else { return }
+        images.append(Source(pixels: raster.pixels, stride: Int(stride), left: left))
+        let slot = UInt16(images.count), serial = UInt32(truncatingIfNeeded: serial)
         for y in low..<high {
             let line = Int32(y) - from
             let ink = raster.ink(line: line)
             // The ink's pixels on screen: inside the image's shown width and the window.
             let spanFrom = max(left + ink.from, 0), spanTo = min(left + min(ink.to, width), self.width)
-            guard spanFrom < spanTo else { next[y] = Line(fill: fill); continue }
-            next[y] = Line(fill: fill, left: spanFrom, right: spanTo, imageLine: line, image: serial,
-                           source: raster.pixels + Int(line) * Int(stride) + Int(spanFrom - left))
+            var shown = Line(fill: fill)
+            if spanFrom < spanTo {
+                shown.left = Int16(spanFrom)
+                shown.right = Int16(spanTo)
+                shown.imageLine = UInt16(line)
+                shown.slot = slot
+                shown.image = serial
+            }
+            next[y] = shown
         }
     }
 
@@ -109,19 +134,19 @@ struct ListLines {
                                 from = 0; to = width
                             } else if !old.shows(new) {
                                 // Same colour: only where either span lies can a pixel differ.
-                                if old.left < old.right { from = old.left; to = old.right }
-                                if new.left < new.right { from = min(from, new.left); to = max(to, new.right) }
+                                if old.left < old.right { from = Int32(old.left); to = Int32(old.right) }
+                                if new.left < new.right { from = min(from, Int32(new.left)); to = max(to, Int32(new.right)) }
                             }
                         }
                         if let flash {
-                            Self.write(new, row: row, from: from, to: to, into: canvas, flash: flash)
+                            write(new, row: row, from: from, to: to, into: canvas, flash: flash)
                             top = min(top, row); bottom = max(bottom, row)
                             continue
                         }
-                        if from < to { Self.write(new, row: row, from: from, to: to, into: canvas) }
+                        if from < to { write(new, row: row, from: from, to: to, into: canvas) }
                         var touched = from < to
                         for r in covered where r.y <= row && row < r.y + r.h && (r.x < from || r.x + r.w > to) {
-                            Self.write(new, row: row, from: r.x, to: r.x + r.w, into: canvas)
+                            write(new, row: row, from: r.x, to: r.x + r.w, into: canvas)
                             touched = true
                         }
                         if touched { top = min(top, row); bottom = max(bottom, row) }
@@ -138,23 +163,25 @@ struct ListLines {
     func rewrite(_ rect: SDL_Rect, into canvas: WindowCanvas) {
         let low = max(0, Int(rect.y)), high = min(shown.count, Int(rect.y + rect.h))
         guard valid, low < high else { return }
-        for y in low..<high { Self.write(shown[y], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
+        for y in low..<high { write(shown[y], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
     }
 
     /// Pixels `from..<to` of one line: the fill, the span's pixels where it lies; with
     /// `flash` blended over them.
-    private static func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas,
-                              flash: WindowCanvas.Tint? = nil) {
+    private func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas,
+                       flash: WindowCanvas.Tint? = nil) {
         let from = max(0, from), to = min(canvas.bounds.w, to)
         guard from < to else { return }
         let fill = flash?.over(line.fill) ?? line.fill
-        let spanFrom = max(from, line.left), spanTo = min(to, line.right)
-        guard let source = line.source, spanFrom < spanTo else {
+        let spanFrom = max(from, Int32(line.left)), spanTo = min(to, Int32(line.right))
+        guard line.slot > 0, spanFrom < spanTo else {
             canvas.fill(row: row, from: from, to: to, pixel: fill)
             return
         }
+        let image = images[Int(line.slot) - 1]
+        let source = image.pixels + Int(line.imageLine) * image.stride + Int(spanFrom - image.left)
         canvas.fill(row: row, from: from, to: spanFrom, pixel: fill)
-        canvas.copy(row: row, x: spanFrom, from: source + Int(spanFrom - line.left), count: spanTo - spanFrom)
+        canvas.copy(row: row, x: spanFrom, from: source, count: spanTo - spanFrom)
         if let flash { canvas.blend(row: row, from: spanFrom, to: spanTo, flash) }
         canvas.fill(row: row, from: spanTo, to: to, pixel: fill)
     }
