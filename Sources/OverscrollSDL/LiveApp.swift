@@ -121,7 +121,7 @@ public final class LiveApp {
             oldestArrival = nil
             var slept = false
             if let lost = displayWatch.lost { displayWatch.lose(lost) }
-            if let settings = reload?.take() { session.apply(settings, at: session.model.now, warn: warn) }
+            if let reload, reload.isPending, let settings = reload.take() { session.apply(settings, at: session.model.now, warn: warn) }
             if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
                 redrawUntil = MonotonicClock.now() + 0.5
             }

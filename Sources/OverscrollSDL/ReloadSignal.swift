@@ -59,6 +59,11 @@ final class ReloadSignal: Sendable {
         thread.withLock { $0 = started }
     }
 
+    /// Whether a reload has settings waiting: one atomic load. The loop asks this every
+    /// frame before `take`, which hands back a large optional whose every destruction,
+    /// even of nil, went through the settings' generic value witness.
+    var isPending: Bool { hasPending.load(ordering: .acquiring) }
+
     /// Settings a reload built since the last look, once.
     func take() -> AppSettings? {
         guard hasPending.exchange(false, ordering: .acquiring) else { return nil }
