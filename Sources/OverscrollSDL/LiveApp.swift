@@ -125,7 +125,7 @@ public final class LiveApp {
             if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
                 redrawUntil = MonotonicClock.now() + 0.5
             }
-            if session.model.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil {
+            if session.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil {
                 // Nothing moves and the still screen is drawn: sleep until input arrives,
                 // or until the model's next timer (a timed refresh, an idle reset). The
                 // timeout also keeps the watchdog fed and the screen size looked at; it

@@ -94,8 +94,19 @@ final class Session {
         return FrameTiming(
             frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
             renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
-            interval: 0, latency: nil, state: UIState(model: model),
+            interval: 0, latency: nil, state: Self.inPlace(&model) { UIState(model: $0) },
             processCPUTime: ProcessCPUClock.now() - cpuStart)
+    }
+
+    /// Whether nothing moves and nothing is due to be drawn (`OverscrollModel.isSettled`),
+    /// for the loop, which asks every frame.
+    var isSettled: Bool { Self.inPlace(&model) { $0.isSettled } }
+
+    /// Reads the model where it is stored. A getter called on `model` through this class
+    /// copies the whole model first (a retain and a release of each reference in it); on
+    /// an `inout` model it reads in place.
+    private static func inPlace<T>(_ model: inout OverscrollModel, _ read: (inout OverscrollModel) -> T) -> T {
+        read(&model)
     }
 
     /// Record a finished frame: profiler always, report when asked for.
@@ -129,7 +140,8 @@ final class Session {
     @discardableResult
     func render() -> Painter.Painted {
         swap(&scene, &previous)
-        scene.update(model: model, flashEnabled: settings.flash)
+        let flash = settings.flash
+        Self.inPlace(&model) { scene.update(model: $0, flashEnabled: flash) }
         if hudVisible { scene.showHUD(profiler) } else { scene.hideHUD() }
         drawnFrames += 1
         guard settings.rotation != .none, let target = rotationTarget() else {
