@@ -152,9 +152,11 @@ public final class LiveApp {
             let frameStart = MonotonicClock.now()
             let cpuStart = ProcessCPUClock.now()
             // SDL reads the display only when it may have sent something, and at least
-            // ten times a second: pumping is also where SDL turns SIGTERM into SDL_QUIT.
-            // Events other threads pushed (a finished refresh) are in SDL's queue already.
-            if frameStart - lastPump >= 0.1 || native.mayHaveInput() {
+            // four times a second: pumping is also where SDL turns SIGTERM into SDL_QUIT
+            // (a stop must take well under a second), and each pump costs some 30 µs of
+            // system calls that find nothing. Events other threads pushed (a finished
+            // refresh) are in SDL's queue already.
+            if frameStart - lastPump >= 0.25 || native.mayHaveInput() {
                 SDL_PumpEvents()
                 lastPump = frameStart
             }
