@@ -18,7 +18,16 @@ final class Session {
     private(set) var model: OverscrollModel
     let translator = InputTranslator()
     /// Always on: every frame is timed by phase and judged against the refresh period.
-    private(set) var profiler: FrameProfiler
+    var profiler: FrameProfiler {
+        if let recording { return recording }
+        return FrameProfiler(refreshPeriod: refreshPeriod)
+    }
+    /// The profiler, made when the first frame is recorded, after it is on screen: its
+    /// histograms are some 3 MB of counts set to zero, which the first frame does not need.
+    /// An optional mutated in place (`recording!.record`): a `lazy var` has no in-place
+    /// access, so each frame would copy the profiler out and back, and its histograms with it.
+    private var recording: FrameProfiler?
+    private let refreshPeriod: Double
     /// Frame-timing report, when one was asked for.
     let report: ReportWriter?
     /// Where refresh work reports back; drained into each frame's input.
@@ -40,7 +49,7 @@ final class Session {
         self.display = display
         self.report = report
         self.inbox = inbox
-        profiler = FrameProfiler(refreshPeriod: refreshPeriod)
+        self.refreshPeriod = refreshPeriod
         self.settings = settings
         let window = display.sizeInPoints
         let size = settings.rotation.logicalSize(width: window.width, height: window.height)
@@ -111,7 +120,8 @@ final class Session {
 
     /// Record a finished frame: profiler always, report when asked for.
     func record(_ timing: FrameTiming) {
-        let verdict = profiler.record(timing)
+        if recording == nil { recording = FrameProfiler(refreshPeriod: refreshPeriod) }
+        let verdict = recording!.record(timing)
         report?.append(timing, verdict, model: model)
     }
 
