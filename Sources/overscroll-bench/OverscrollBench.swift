@@ -101,8 +101,13 @@ struct Allocations: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Heap allocations per steady-state frame (re-runs itself with the malloc interposer preloaded).")
     @Option(help: ArgumentHelp("Gesture script (default: the package's bounce-bottom.txt).", valueName: "file")) var script: String?
     @Option(help: "Extra playthroughs in the long run.") var repeats = 4
+    @Option(name: .customLong("at-most"), help: ArgumentHelp("Exit 1 if a steady frame allocates more than this on average (script/test: 0.05, on the release build).", valueName: "n"))
+    var atMost: Double?
 
-    func validate() throws { guard repeats > 0 else { throw ValidationError("--repeats must be a positive whole number") } }
+    func validate() throws {
+        guard repeats > 0 else { throw ValidationError("--repeats must be a positive whole number") }
+        if let atMost, !(atMost >= 0) { throw ValidationError("--at-most must be a number of allocations, 0 or more") }
+    }
 
     func run() {
         // Steady state: the same gestures (no refresh, which adds rows) replayed again and
@@ -160,7 +165,11 @@ struct Allocations: ParsableCommand {
             let short = measure(1), long = measure(1 + extra)
             perFrame.append(Double(long.mallocs - short.mallocs) / Double(long.frames - short.frames))
         }
-        print("allocations: \(Bench.format(Bench.median(perFrame), 4)) heap allocations per steady-state frame (median of 3; whole frame: model, scene, SDL drawing, profiler)")
+        let median = Bench.median(perFrame)
+        print("allocations: \(Bench.format(median, 4)) heap allocations per steady-state frame (median of 3; whole frame: model, scene, SDL drawing, profiler)")
+        if let atMost, median > atMost {
+            Bench.fail("a steady frame allocates \(Bench.format(median, 4)) times on average, more than --at-most \(atMost): something on a frame's path allocates (a breakpoint on malloc after the first playthrough finds it)", code: 1)
+        }
     }
 }
 

@@ -37,6 +37,27 @@ import Testing
         #expect(r.stdout.contains("cpu ms/frame p50 "))
     }
 
+    /// The gate script/test puts on the release build. A debug build boxes and copies
+    /// where the optimizer does not (dozens of allocations a frame), so here it must fail
+    /// a tight limit and pass a loose one.
+    @Test func allocationsAtMostGatesTheFigure() throws {
+        let tight = try runBench(["allocations", "--at-most", "0.05"])
+        let figure = tight.stdout.split(separator: "\n").first { $0.hasPrefix("allocations: ") }
+            .flatMap { Double($0.split(separator: " ")[1]) }
+        let perFrame = try #require(figure, "\(tight.stdout)")
+        if perFrame > 0.05 {
+            #expect(tight.status == 1)
+            #expect(tight.stderr.contains("more than --at-most 0.05"), "\(tight.stderr)")
+        } else {
+            #expect(tight.status == 0)
+        }
+        let loose = try runBench(["allocations", "--at-most", String(perFrame * 2 + 1)])
+        #expect(loose.status == 0, "\(loose.stderr)")
+        let bad = try runBench(["allocations", "--at-most", "-1"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--at-most"))
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         let r = try runBench(["fuzz", "--count", "0"])
         #expect(r.status == 64)
