@@ -18,10 +18,8 @@ final class Session {
     private(set) var model: OverscrollModel
     let translator = InputTranslator()
     /// Always on: every frame is timed by phase and judged against the refresh period.
-    var profiler: FrameProfiler {
-        if let recording { return recording }
-        return FrameProfiler(refreshPeriod: refreshPeriod)
-    }
+    /// Before the first frame is recorded there is none yet: an empty one stands in.
+    var profiler: FrameProfiler { recording ?? FrameProfiler(refreshPeriod: refreshPeriod) }
     /// The profiler, made when the first frame is recorded, after it is on screen: its
     /// histograms are some 3 MB of counts set to zero, which the first frame does not need.
     /// An optional mutated in place (`recording!.record`): a `lazy var` has no in-place
