@@ -29,6 +29,11 @@ let package = Package(
         // The refresh command's supervisor (fork, PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER):
         // C, because the code between fork() and exec must not touch Swift's runtime.
         .target(name: "CSupervisor"),
+        // The list's ring of pixel rows in memory shared with the X server (MIT-SHM): C,
+        // because Xlib's types clash with Swift's names. Xlib is looked up at run time in
+        // the copy SDL loaded; only its headers (libx11-dev, libxext-dev, which
+        // libsdl2-dev brings) are needed to build.
+        .target(name: "CXShm"),
         // The model, pure Swift: physics, scroll view, refresh state machine, scene (the draw
         // list), gesture scripts and the trace format, the per-frame profiler core. No SDL,
         // no files, no threads, no processes.
@@ -44,7 +49,7 @@ let package = Package(
         .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor"]),
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
-        .target(name: "OverscrollSDL", dependencies: ["CSDL", "OverscrollKit", "FrameReports", "RowSources"]),
+        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "OverscrollKit", "FrameReports", "RowSources"]),
         // The command line.
         .executableTarget(
             name: "overscroll",

@@ -33,7 +33,8 @@ extern DECLSPEC SDL_bool SDLCALL SDL_GetWindowWMInfo(SDL_Window *window, struct 
 typedef struct CSDL_WMInfo {
     SDL_version version;
     int subsystem;
-    union { void *connection; Uint8 room[512]; } info;
+    // X11: Display *, then the window's XID; Wayland: wl_display *, then wl_surface *.
+    union { struct { void *connection; unsigned long window; } native; Uint8 room[512]; } info;
 } CSDL_WMInfo;
 static const int CSDL_SYSWM_X11 = 2;
 static const int CSDL_SYSWM_WAYLAND = 6;
@@ -44,7 +45,16 @@ static inline int CSDL_NativeConnection(SDL_Window *window, int *subsystem, void
     SDL_VERSION(&info.version);
     if (!SDL_GetWindowWMInfo(window, (struct SDL_SysWMinfo *)&info)) return 0;
     *subsystem = info.subsystem;
-    *connection = info.info.connection;
+    *connection = info.info.native.connection;
     return 1;
+}
+
+// The X11 window's XID (0 on other drivers), for drawing requests of our own on it.
+static inline unsigned long CSDL_X11Window(SDL_Window *window) {
+    CSDL_WMInfo info;
+    SDL_memset(&info, 0, sizeof info);
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(window, (struct SDL_SysWMinfo *)&info) || info.subsystem != CSDL_SYSWM_X11) return 0;
+    return info.info.native.window;
 }
 #endif

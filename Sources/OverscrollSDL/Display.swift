@@ -55,7 +55,9 @@ public final class Display {
     public let path: RenderPath
     /// The window is still hidden until the first frame is presented.
     private var revealOnPresent: Bool
-    public let pathReason: String
+    public private(set) var pathReason: String
+    /// The list's ring (`ListRing`), where the display can show one; the painter takes it.
+    private(set) var listRing: (any ListRing)?
 
     public init(_ options: Options) throws(SDLError) {
         // SDL turns SIGINT/SIGTERM into SDL_QUIT, which is how `systemctl stop` ends us; a
@@ -126,7 +128,6 @@ public final class Display {
         }
         let renderer = made.renderer
         path = made.path
-        pathReason = made.reason
         var outputW: Int32 = 0, outputH: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
         do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
@@ -142,6 +143,14 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
+        pathReason = made.reason
+        var why = ""
+        listRing = makeListRing(why: &why)
+        if listRing != nil {
+            pathReason += "; a scroll changes which row of the list's shared-memory ring the X server shows first, not the pixels"
+        } else if path == .cpu && videoDriver == "x11" {
+            pathReason += "; the list is drawn in the window surface (no shared-memory ring: \(why))"
+        }
         if options.hideCursor { SDL_ShowCursor(SDL_DISABLE) }
         // A kiosk must not blank while people are looking at it; SDL already inhibits the
         // screen saver by default, say so explicitly.
@@ -149,6 +158,8 @@ public final class Display {
     }
 
     deinit {
+        // The ring detaches from the X server through SDL's connection: before SDL closes it.
+        listRing = nil
         SDL_DestroyRenderer(renderer)
         SDL_DestroyWindow(window)
         SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
@@ -162,10 +173,7 @@ public final class Display {
     /// Shows what was drawn: on the CPU path only `rects` (pixels; nil for the whole
     /// window) reach the display, on the GPU path the whole frame.
     public func present(_ rects: [SDL_Rect]?) {
-        if revealOnPresent {
-            revealOnPresent = false
-            SDL_ShowWindow(window)
-        }
+        reveal()
         switch path {
         case .gpu:
             SDL_RenderPresent(renderer)
@@ -184,6 +192,36 @@ public final class Display {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetWindowSize(window, &w, &h)
         return (Double(max(1, w)), Double(max(1, h)))
+    }
+
+    /// Maps the window if it waits for its first frame (X11).
+    func reveal() {
+        guard revealOnPresent else { return }
+        revealOnPresent = false
+        SDL_ShowWindow(window)
+    }
+
+    /// A ring for the list (`ListRing`) as large as the window surface, where the display
+    /// can show one: the CPU path on X11 with shared memory. Nil elsewhere; `why` says why.
+    func makeListRing(why: inout String) -> (any ListRing)? {
+        guard path == .cpu, videoDriver == "x11" else {
+            why = "not the CPU path on X11"
+            return nil
+        }
+        guard let surface = SDL_GetWindowSurface(window) else {
+            why = "no window surface"
+            return nil
+        }
+        return X11ListRing(window: window, width: surface.pointee.w, height: surface.pointee.h,
+                           pixelFormat: surface.pointee.format.pointee.format, why: &why)
+    }
+
+    /// A new ring for the window's new size (the old one goes first), or none.
+    func remakeListRing() -> (any ListRing)? {
+        listRing = nil
+        var why = ""
+        listRing = makeListRing(why: &why)
+        return listRing
     }
 
     /// The render output's size in pixels.

@@ -125,19 +125,7 @@ struct ListLines {
                 covered.withUnsafeBufferPointer { covered in
                     for y in next.indices {
                         let new = next[y], row = Int32(y)
-                        var from: Int32 = width, to: Int32 = 0
-                        if everything {
-                            from = 0; to = width
-                        } else {
-                            let old = shown[y]
-                            if old.fill != new.fill {
-                                from = 0; to = width
-                            } else if !old.shows(new) {
-                                // Same colour: only where either span lies can a pixel differ.
-                                if old.left < old.right { from = Int32(old.left); to = Int32(old.right) }
-                                if new.left < new.right { from = min(from, Int32(new.left)); to = max(to, Int32(new.right)) }
-                            }
-                        }
+                        let (from, to) = everything ? (0, width) : Self.change(from: shown[y], to: new, width: width)
                         if let flash {
                             write(new, row: row, from: from, to: to, into: canvas, flash: flash)
                             top = min(top, row); bottom = max(bottom, row)
@@ -157,6 +145,109 @@ struct ListLines {
         swap(&shown, &next)
         valid = true
         return top <= bottom ? (top, bottom) : nil
+    }
+
+    /// The pixels [from, to) of a line to write so that it shows `new` where it showed `old`;
+    /// from ≥ to when none.
+    private static func change(from old: Line, to new: Line, width: Int32) -> (Int32, Int32) {
+        if old.fill != new.fill { return (0, width) }
+        if old.shows(new) { return (width, 0) }
+        // Same colour: only where either span lies can a pixel differ.
+        var from = width, to: Int32 = 0
+        if old.left < old.right { from = Int32(old.left); to = Int32(old.right) }
+        if new.left < new.right { from = min(from, Int32(new.left)); to = max(to, Int32(new.right)) }
+        return (from, to)
+    }
+
+    // MARK: The ring
+
+    /// What each row of the ring (`ListRing`) holds, by ring row; empty until first written.
+    private var ring: [Line] = []
+    /// The ring row the window's top row shows.
+    private(set) var ringFirst: Int32 = 0
+    /// Pixels the last `writeRing` wrote (the benchmark's and the tests' figure).
+    private(set) var ringPixelsWritten = 0
+
+    /// Writes the described frame into `canvas`, a ring of as many pixel rows as the window
+    /// (`ListRing`), window row y to ring row (`ringFirst` + y) mod height, where `ringFirst`
+    /// is first chosen so the ring already holds as much of the frame as it can: a list
+    /// that moved k rows is shown from k rows further on, and only the rows it brings into
+    /// view are written. Returns the window rows whose ring row was written, top and bottom,
+    /// nil if none. The frame is then what is shown (`rewrite` reads it).
+    mutating func writeRing(into canvas: WindowCanvas) -> (top: Int32, bottom: Int32)? {
+        let height = next.count, width = self.width
+        var held: [Line] = []
+        swap(&held, &ring)
+        defer { swap(&held, &ring) }
+        let known = held.count == height
+        if !known {
+            held = Array(repeating: Line(fill: 0), count: height)
+            ringFirst = 0
+        } else {
+            ringFirst = bestFirst(held)
+        }
+        var written = 0, top = Int32.max, bottom = Int32.min
+        let first = Int(ringFirst)
+        held.withUnsafeMutableBufferPointer { held in
+            next.withUnsafeBufferPointer { next in
+                var slot = first
+                for y in next.indices {
+                    let new = next[y]
+                    let (from, to) = known ? Self.change(from: held[slot], to: new, width: width) : (0, width)
+                    if from < to {
+                        write(new, row: Int32(slot), from: from, to: to, into: canvas)
+                        written += Int(to - from)
+                        top = min(top, Int32(y)); bottom = max(bottom, Int32(y))
+                    }
+                    held[slot] = new
+                    slot += 1
+                    if slot == height { slot = 0 }
+                }
+            }
+        }
+        ringPixelsWritten = written
+        swap(&shown, &next)
+        valid = true
+        return top <= bottom ? (top, bottom) : nil
+    }
+
+    /// The ring row for the window's top that leaves the fewest pixels to write: the current
+    /// one, or one where a line of the frame's first few images already is (a guess at how
+    /// far the list moved, checked against every row).
+    private func bestFirst(_ held: [Line]) -> Int32 {
+        let height = next.count
+        var best = (first: Int(ringFirst), cost: cost(held, first: Int(ringFirst)))
+        var tried: (UInt32, UInt32, UInt32) = (0, 0, 0)
+        var guesses = 0, y = 0
+        while y < height && guesses < 3 && best.cost > 0 {
+            let line = next[y]
+            y += 1
+            guard line.image != 0, line.image != tried.0, line.image != tried.1, line.image != tried.2 else { continue }
+            (tried.0, tried.1, tried.2) = (line.image, tried.0, tried.1)
+            guesses += 1
+            guard let slot = held.firstIndex(where: { $0.image == line.image && $0.imageLine == line.imageLine }) else { continue }
+            let first = ((slot - (y - 1)) % height + height) % height
+            guard first != best.first else { continue }
+            let cost = cost(held, first: first)
+            if cost < best.cost { best = (first, cost) }
+        }
+        return Int32(best.first)
+    }
+
+    /// Pixels `writeRing` would write with the window's top at ring row `first`.
+    private func cost(_ held: [Line], first: Int) -> Int {
+        var total = 0, slot = first
+        held.withUnsafeBufferPointer { held in
+            next.withUnsafeBufferPointer { next in
+                for y in next.indices {
+                    let (from, to) = Self.change(from: held[slot], to: next[y], width: width)
+                    if from < to { total += Int(to - from) }
+                    slot += 1
+                    if slot == next.count { slot = 0 }
+                }
+            }
+        }
+        return total
     }
 
     /// Writes the shown lines again inside `rect` (under overlays that changed).

@@ -19,12 +19,19 @@ public final class Painter {
         /// The rectangles in `damage`.
         case rects
         case whole
+        /// The list from the ring (`ListRing`), then the rectangles in `damage` (the
+        /// overlays) from the window surface.
+        case ring
     }
 
     private let display: Display
     private var renderer: OpaquePointer { display.renderer }
     public let text: TextCache
     private let rowImages: RowImages
+    /// The ring row the window's top shows, and the pixels the last frame wrote into the
+    /// ring (`ListLines.writeRing`), for tests and the benchmark.
+    var ringFirst: Int32 { lines.ringFirst }
+    var ringPixelsWritten: Int { lines.ringPixelsWritten }
     /// How many row and status images have been composed, to show one is not composed again.
     var imagesComposed: Int { rowImages.serials }
     private let indicator: IndicatorImage
@@ -47,6 +54,18 @@ public final class Painter {
     private var covered: [SDL_Rect] = []
     /// The image of each of the scene's rows, looked up once a frame (`prepareRows`).
     private var rowImage: [RowImages.Image?] = []
+    /// On the CPU path where the display can show it (X11 with shared memory): the list's
+    /// ring of pixel rows (`ListRing`), drawn into instead of the window surface. A test
+    /// puts its own here.
+    var ring: (any ListRing)?
+    /// Whether the screen's list is the ring's, from `lines.ringFirst`, as last presented:
+    /// then a frame that keeps that first row sends only the rows it changed.
+    private var ringOnScreen = false
+    /// The window rows this frame sends from the ring.
+    private var ringRows: Range<Int32> = 0..<0
+    /// Whether the window surface holds the list outside the overlays; after a frame drawn
+    /// into the ring it holds it only under them.
+    private var surfaceHoldsList = true
 
     public init(display: Display, text: TextCache, scale: Double) {
         self.display = display
@@ -58,6 +77,13 @@ public final class Painter {
         damage.reserveCapacity(8)
         covered.reserveCapacity(8)
         rowImage.reserveCapacity(64)
+        ring = display.listRing
+    }
+
+    deinit {
+        // Before `display` goes, which may be the last hold on SDL's X connection: the ring
+        // detaches from the server through it.
+        ring = nil
     }
 
     public func setScale(_ newScale: Double) throws(SDLError) {
@@ -90,6 +116,13 @@ public final class Painter {
         canvas = direct && display.path == .cpu ? WindowCanvas(window: display.window) : nil
         if let c = canvas, c.pixelFormat != rowImages.format { canvas = nil }
         if invalid || canvas == nil { lines.valid = false }
+        if invalid { ringOnScreen = false }
+        if let c = canvas, let r = ring, r.canvas.bounds.w != c.bounds.w || r.canvas.bounds.h != c.bounds.h {
+            // A new window size: a new ring, or none if the display cannot take one now.
+            ring = nil
+            ring = display.remakeListRing()
+            ringOnScreen = false
+        }
         var change = invalid || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
         // Lines not known to be on screen (after the flash) are all written again.
         if change != .none, canvas != nil, !lines.valid { change = .full }
@@ -153,6 +186,10 @@ public final class Painter {
         describeList(scene, on: canvas)
         SDL_RenderFlush(renderer)           // composing rows queued work for this surface
         let flash = scene.flash > 0 ? canvas.tint(Palette.flash, alpha: scene.flash) : nil
+        // The flash is blended over every pixel: that frame is drawn whole in the surface.
+        if flash == nil, let ring { return drawRing(scene, on: canvas, ring: ring) }
+        if !surfaceHoldsList { lines.valid = false }
+        surfaceHoldsList = true
         let written = lines.write(to: canvas, uncovering: covered, flash: flash)
         var area = written.map { SDL_Rect(x: 0, y: $0.top, w: canvas.bounds.w, h: $0.bottom - $0.top + 1) }
         for rect in covered { area = Self.union(area, rect) }
@@ -180,6 +217,35 @@ public final class Painter {
         if shown.y == 0, shown.h == window.h { return .whole }
         damage.append(SDL_Rect(x: 0, y: shown.y, w: window.w, h: shown.h))
         return .rects
+    }
+
+    /// The CPU path's frame with a ring: the list into the ring, shown from the row that
+    /// keeps the most of it (`ListLines.writeRing`), the overlays into the window surface
+    /// over the list written again under them. Sends the ring's rows that changed (all of
+    /// them when the list moved), then the overlays' rectangles.
+    private func drawRing(_ scene: Scene, on canvas: WindowCanvas, ring: any ListRing) -> Painted {
+        let before = lines.ringFirst
+        let written = lines.writeRing(into: ring.canvas)
+        let height = canvas.bounds.h
+        if !ringOnScreen || lines.ringFirst != before {
+            ringRows = 0..<height
+        } else {
+            // The same rows where they were: those written, and where last frame's overlays
+            // covered the list.
+            var top = written?.top ?? height, bottom = written.map { $0.bottom + 1 } ?? 0
+            for rect in covered { top = min(top, rect.y); bottom = max(bottom, rect.y + rect.h) }
+            ringRows = max(0, top)..<max(max(0, top), min(height, bottom))
+        }
+        noteCovered(scene)
+        for rect in covered { lines.rewrite(rect, into: canvas) }
+        drawOverlays(scene)
+        surfaceHoldsList = false
+        var window = canvas.bounds
+        for var rect in covered {
+            var shown = SDL_Rect()
+            if SDL_IntersectRect(&rect, &window, &shown) == SDL_TRUE { damage.append(shown) }
+        }
+        return .ring
     }
 
     /// Only the spinner turned, in place, with nothing drawn over it: the ring pixels its
@@ -219,7 +285,18 @@ public final class Painter {
         switch painted {
         case .nothing: display.present(damage)       // flushes; an empty list shows nothing
         case .rects: display.present(damage)
-        case .whole: display.present(nil)
+        case .whole:
+            display.present(nil)
+            ringOnScreen = false
+        case .ring:
+            guard let ring else { return display.present(nil) }
+            // Mapped first: what is put on a window not yet shown is lost.
+            display.reveal()
+            ring.show(ringRows, first: lines.ringFirst)
+            // The surface's present ends in a wait for the server; without one, wait here.
+            display.present(damage)
+            if damage.isEmpty { ring.sync() }
+            ringOnScreen = true
         }
     }
 

@@ -33,6 +33,16 @@ struct WindowCanvas {
         clip = bounds
     }
 
+    /// `width` × `height` pixels at `pixels`, `stride` pixels from one line to the next, in
+    /// `format` (which must outlive the canvas): the list's ring (`ListRing`).
+    init(pixels: UnsafeMutablePointer<UInt32>, stride: Int, width: Int32, height: Int32, format: UnsafeMutablePointer<SDL_PixelFormat>) {
+        self.pixels = pixels
+        self.stride = stride
+        self.format = format
+        bounds = SDL_Rect(x: 0, y: 0, w: width, h: height)
+        clip = bounds
+    }
+
     /// The surface's pixel for an opaque colour.
     func pixel(_ c: SDL_Color) -> UInt32 { SDL_MapRGB(format, c.r, c.g, c.b) }
 

@@ -54,9 +54,10 @@ enum Bench {
         }
     }
 
-    static func runner(script: GestureScript, size: SizeOption, repeats: Int = 1,
+    static func runner(script: GestureScript, size: SizeOption, repeats: Int = 1, window: Bool = false,
                        checkpoint: ((Int) -> Void)? = nil, beforeFrame: (() -> Void)? = nil) -> ReplayRunner {
         var options = ReplayRunner.Options(script: script)
+        options.window = window
         options.checkpoint = checkpoint
         options.beforeFrame = beforeFrame
         options.checkpointInterval = checkpoint == nil ? 0 : 100_000

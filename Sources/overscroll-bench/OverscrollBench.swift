@@ -103,6 +103,7 @@ struct Allocations: ParsableCommand {
     @Option(help: "Extra playthroughs in the long run.") var repeats = 4
     @Option(name: .customLong("at-most"), help: ArgumentHelp("Exit 1 if a steady frame allocates more than this on average (script/test: 0.05, on the release build).", valueName: "n"))
     var atMost: Double?
+    @Flag(help: "Draw in a window (needs a display): on X11 the list goes through its shared-memory ring.") var window = false
 
     func validate() throws {
         guard repeats > 0 else { throw ValidationError("--repeats must be a positive whole number") }
@@ -116,7 +117,7 @@ struct Allocations: ParsableCommand {
         let parsed = Bench.script(script, default: "bounce-bottom.txt").script
         let extra = repeats
         func measure(_ repeats: Int) -> (frames: Int, mallocs: Int, bytes: Int) {
-            let r = Bench.runner(script: parsed, size: SizeOption(width: 480, height: 800), repeats: repeats)
+            let r = Bench.runner(script: parsed, size: SizeOption(width: 480, height: 800), repeats: repeats, window: window)
             MallocInterposerSwift.reset()
             MallocInterposerSwift.hook()
             let result = r.run()

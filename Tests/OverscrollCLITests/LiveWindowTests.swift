@@ -35,6 +35,57 @@ import Glibc
         #expect(app.waitForExit(timeout: 3) == 0)
     }
 
+    /// On X11 the list is kept in a ring of pixel rows in shared memory and a scroll changes
+    /// which row the window's top shows, writing only the rows it brings in. Dragged and
+    /// flung both ways, then sent home, at rest the window must show exactly what it showed
+    /// when it opened, when every row of the ring was written from nothing.
+    @Test func aListScrolledThroughTheRingComesBackToItsFirstPicture() throws {
+        let server = try #require(try XServer())
+        let app = try LiveApp(["--no-sound", "--verbose"], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        let opened = try settledPicture(window, on: server)
+        #expect(app.stderr.contains("shared-memory ring"), "\(app.stderr)")
+        for (from, to, hold) in [(750, 100, true), (750, 450, false), (300, 500, false), (700, 250, false)] {
+            try server.tool("xdotool", ["mousemove", "--window", window, "240", "\(from)", "mousedown", "1"])
+            for y in stride(from: from, through: to, by: from < to ? 50 : -50) {
+                try server.tool("xdotool", ["mousemove", "--window", window, "240", "\(y)"])
+            }
+            if hold { Thread.sleep(forTimeInterval: 0.3) }
+            try server.tool("xdotool", ["mouseup", "1"])
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        let moved = try grab(window, on: server)
+        #expect(moved != opened, "the drags moved nothing")
+        try server.tool("xdotool", ["key", "--window", window, "Home"])
+        let home = try settledPicture(window, on: server)
+        #expect(home.count == 480 * 800 * 3)
+        // Compared first: handed two megabyte buffers, #expect would work out their diff.
+        let same = home == opened
+        #expect(same, "\(zip(home, opened).filter { $0 != $1 }.count) of \(opened.count) bytes differ from the first picture")
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 5) == 0)
+    }
+
+    /// The window once two grabs half a second apart agree (the scroll bar has faded).
+    private func settledPicture(_ window: String, on server: XServer) throws -> Data {
+        var picture = try grab(window, on: server)
+        for _ in 0..<20 {
+            Thread.sleep(forTimeInterval: 0.5)
+            let again = try grab(window, on: server)
+            if again == picture { return again }
+            picture = again
+        }
+        Issue.record("the window never came to rest")
+        return picture
+    }
+
+    /// The window's pixels as the X server has them (ImageMagick's `import`), RGB.
+    private func grab(_ window: String, on server: XServer) throws -> Data {
+        let path = CLI.temporaryPath("grab.rgb")
+        try server.tool("import", ["-window", window, "-depth", "8", "rgb:" + path])
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
     @Test func whenNothingMovesItSleeps() throws {
         let server = try #require(try XServer())
         let app = try LiveApp(["--no-sound"], on: server)

@@ -1,0 +1,162 @@
+#include "xshm.h"
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/XShm.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+typedef Status (*GetWindowAttributesFn)(Display *, Window, XWindowAttributes *);
+typedef GC (*CreateGCFn)(Display *, Drawable, unsigned long, XGCValues *);
+typedef int (*FreeGCFn)(Display *, GC);
+typedef int (*SyncFn)(Display *, Bool);
+typedef char *(*DisplayStringFn)(Display *);
+typedef XErrorHandler (*SetErrorHandlerFn)(XErrorHandler);
+typedef Bool (*QueryExtensionFn)(Display *);
+typedef XImage *(*CreateImageFn)(Display *, Visual *, unsigned, int, char *, XShmSegmentInfo *, unsigned, unsigned);
+typedef Bool (*AttachFn)(Display *, XShmSegmentInfo *);
+typedef Bool (*DetachFn)(Display *, XShmSegmentInfo *);
+typedef Bool (*PutImageFn)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned, unsigned, Bool);
+
+struct ovs_shm_image {
+    Display *display;
+    Window window;
+    GC gc;
+    XImage *image;
+    XShmSegmentInfo segment;
+    int width, height;
+    SyncFn sync;
+    FreeGCFn free_gc;
+    DetachFn detach;
+    PutImageFn put;
+};
+
+// A symbol of a library the process has loaded already (SDL loaded Xlib's), else NULL.
+static void *loaded_symbol(const char *library, const char *name) {
+    void *handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
+    if (!handle) return NULL;
+    void *address = dlsym(handle, name);
+    dlclose(handle);    // SDL holds its own reference: the library stays loaded
+    return address;
+}
+
+// Set while the server answers the attach: a server that cannot map our segment (it runs
+// elsewhere, or in another IPC namespace) answers with an error, which Xlib's default
+// handler would make fatal.
+static int attach_failed;
+static int note_attach_error(Display *display, XErrorEvent *event) {
+    (void)display; (void)event;
+    attach_failed = 1;
+    return 0;
+}
+
+static ovs_shm_image *fail(ovs_shm_image *made, char *why, int why_size, const char *reason) {
+    if (why && why_size > 0) snprintf(why, (size_t)why_size, "%s", reason);
+    ovs_shm_image_destroy(made);
+    return NULL;
+}
+
+ovs_shm_image *ovs_shm_image_create(void *raw_display, unsigned long window, int width, int height,
+                                    char *why, int why_size) {
+    Display *display = raw_display;
+    if (!display || !window || width <= 0 || height <= 0) return fail(NULL, why, why_size, "no X11 window");
+    GetWindowAttributesFn get_attributes = loaded_symbol("libX11.so.6", "XGetWindowAttributes");
+    CreateGCFn create_gc = loaded_symbol("libX11.so.6", "XCreateGC");
+    FreeGCFn free_gc = loaded_symbol("libX11.so.6", "XFreeGC");
+    SyncFn sync = loaded_symbol("libX11.so.6", "XSync");
+    DisplayStringFn display_string = loaded_symbol("libX11.so.6", "XDisplayString");
+    SetErrorHandlerFn set_error_handler = loaded_symbol("libX11.so.6", "XSetErrorHandler");
+    QueryExtensionFn query = loaded_symbol("libXext.so.6", "XShmQueryExtension");
+    CreateImageFn create_image = loaded_symbol("libXext.so.6", "XShmCreateImage");
+    AttachFn attach = loaded_symbol("libXext.so.6", "XShmAttach");
+    DetachFn detach = loaded_symbol("libXext.so.6", "XShmDetach");
+    PutImageFn put = loaded_symbol("libXext.so.6", "XShmPutImage");
+    if (!get_attributes || !create_gc || !free_gc || !sync || !display_string || !set_error_handler
+        || !query || !create_image || !attach || !detach || !put)
+        return fail(NULL, why, why_size, "libX11 or libXext is not loaded");
+    // Shared memory works only with a server on this machine, as SDL's own check has it.
+    const char *name = display_string(display);
+    if (!name || !(name[0] == ':' || strncmp(name, "unix:", 5) == 0))
+        return fail(NULL, why, why_size, "the X server is not local");
+    if (!query(display)) return fail(NULL, why, why_size, "the X server has no MIT-SHM");
+    XWindowAttributes attributes;
+    if (!get_attributes(display, window, &attributes)) return fail(NULL, why, why_size, "the window's visual is unknown");
+
+    ovs_shm_image *made = calloc(1, sizeof *made);
+    if (!made) return fail(NULL, why, why_size, "out of memory");
+    made->display = display;
+    made->window = window;
+    made->width = width;
+    made->height = height;
+    made->sync = sync;
+    made->free_gc = free_gc;
+    made->detach = detach;
+    made->put = put;
+    made->segment.shmid = -1;
+    made->segment.shmaddr = (char *)-1;
+    made->image = create_image(display, attributes.visual, (unsigned)attributes.depth, ZPixmap, NULL, &made->segment,
+                               (unsigned)width, (unsigned)height);
+    if (!made->image) return fail(made, why, why_size, "XShmCreateImage failed");
+    if (made->image->bits_per_pixel != 32 || made->image->bytes_per_line % 4 != 0)
+        return fail(made, why, why_size, "the window's visual is not 32 bits a pixel");
+    made->segment.shmid = shmget(IPC_PRIVATE, (size_t)made->image->bytes_per_line * (size_t)height, IPC_CREAT | 0600);
+    if (made->segment.shmid < 0) return fail(made, why, why_size, "no shared memory segment");
+    made->segment.shmaddr = made->image->data = shmat(made->segment.shmid, NULL, 0);
+    if (made->segment.shmaddr == (char *)-1) {
+        made->image->data = NULL;
+        return fail(made, why, why_size, "shared memory could not be mapped");
+    }
+    made->segment.readOnly = False;
+    attach_failed = 0;
+    XErrorHandler previous = set_error_handler(note_attach_error);
+    Bool attached = attach(display, &made->segment);
+    sync(display, False);
+    set_error_handler(previous);
+    // Removed now, the segment goes with the last process that maps it: it cannot outlive us.
+    shmctl(made->segment.shmid, IPC_RMID, NULL);
+    if (!attached || attach_failed) {
+        made->segment.shmid = -1;      // not attached: nothing to detach
+        return fail(made, why, why_size, "the X server could not map shared memory");
+    }
+    made->gc = create_gc(display, window, 0, NULL);
+    if (!made->gc) return fail(made, why, why_size, "XCreateGC failed");
+    return made;
+}
+
+uint32_t *ovs_shm_image_pixels(const ovs_shm_image *image) { return (uint32_t *)image->image->data; }
+
+int ovs_shm_image_stride(const ovs_shm_image *image) { return image->image->bytes_per_line / 4; }
+
+void ovs_shm_image_masks(const ovs_shm_image *image, uint32_t *red, uint32_t *green, uint32_t *blue) {
+    *red = (uint32_t)image->image->red_mask;
+    *green = (uint32_t)image->image->green_mask;
+    *blue = (uint32_t)image->image->blue_mask;
+}
+
+void ovs_shm_image_put(ovs_shm_image *image, int from, int to, int rows) {
+    if (rows <= 0) return;
+    // No completion event: `sync` is how we know the server has read the pixels.
+    image->put(image->display, image->window, image->gc, image->image, 0, from, 0, to,
+               (unsigned)image->width, (unsigned)rows, False);
+}
+
+void ovs_shm_image_sync(ovs_shm_image *image) { image->sync(image->display, False); }
+
+void ovs_shm_image_destroy(ovs_shm_image *image) {
+    if (!image) return;
+    if (image->gc) image->free_gc(image->display, image->gc);
+    if (image->segment.shmid >= 0 && image->segment.shmaddr != (char *)-1) {
+        image->detach(image->display, &image->segment);
+        image->sync(image->display, False);
+    }
+    if (image->segment.shmaddr != (char *)-1) shmdt(image->segment.shmaddr);
+    // XShmCreateImage's image frees only itself (its data is the segment, unmapped above).
+    if (image->image) {
+        image->image->data = NULL;
+        XDestroyImage(image->image);
+    }
+    free(image);
+}
