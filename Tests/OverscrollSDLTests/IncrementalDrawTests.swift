@@ -51,25 +51,12 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
         var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })
         var driver = ReplayDriver(script: script, fps: 60)
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
-        var inputs: [TimedInput] = []
-        var pending: [TimedInput] = []
-        var refreshes = 0
+        var refreshes = ScriptedRefreshes()
         var scene = Scene(), previous: Scene?
         var shown: Image?
         var counts = (frames: 0, partial: 0, nothing: 0)
         repeat {
-            inputs.removeAll()
-            driver.collectInputs(into: &inputs)
-            // Refresh work answers 0.4 s after it starts: new rows first, then a failure.
-            inputs += pending.filter { $0.time <= driver.time }
-            pending.removeAll { $0.time <= driver.time }
-            model.step(inputs, to: driver.time)
-            if let request = model.refreshRequest {
-                refreshes += 1
-                let result: RefreshResult = refreshes == 1 ? .success(["New row one", "New row two"]) : .failure("server unreachable")
-                pending.append(TimedInput(time: request.startTime + 0.4,
-                                          event: .refreshCompleted(generation: request.generation, result: result)))
-            }
+            refreshes.step(&model, &driver)
             scene.update(model: model)
             // The frame-time graph over the second half.
             if driver.time > 2 {
@@ -102,7 +89,7 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
             previous = scene
         } while !driver.endFrame(model: model)
         // The run went through what it is meant to: both refreshes, and frames of each kind.
-        #expect(refreshes == 2)
+        #expect(refreshes.count == 2)
         #expect(model.rows.count == 102)
         #expect(counts.partial > 10 && counts.nothing > 10 && counts.frames > 400, "\(counts)")
     }
@@ -135,4 +122,26 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
         }
     }
 }
+}
+
+/// The scripted drawing tests' refresh work: it answers 0.4 s after it starts, with new rows
+/// the first time and a failure after.
+struct ScriptedRefreshes {
+    private var inputs: [TimedInput] = []
+    private var pending: [TimedInput] = []
+    private(set) var count = 0
+
+    /// Steps `model` to the driver's time with the script's inputs and the answers now due.
+    mutating func step(_ model: inout OverscrollModel, _ driver: inout ReplayDriver) {
+        inputs.removeAll()
+        driver.collectInputs(into: &inputs)
+        inputs += pending.filter { $0.time <= driver.time }
+        pending.removeAll { $0.time <= driver.time }
+        model.step(inputs, to: driver.time)
+        if let request = model.refreshRequest {
+            count += 1
+            let answer: RefreshResult = count == 1 ? .success(["New row one", "New row two"]) : .failure("server unreachable")
+            pending.append(TimedInput(time: request.startTime + 0.4, event: .refreshCompleted(generation: request.generation, result: answer)))
+        }
+    }
 }

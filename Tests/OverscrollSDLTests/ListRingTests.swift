@@ -125,22 +125,12 @@ extension SDLSuite { @Suite struct ListRingTests {
         var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })
         var driver = ReplayDriver(script: script, fps: 60)
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
-        var inputs: [TimedInput] = [], pending: [TimedInput] = []
-        var refreshes = 0
+        var refreshes = ScriptedRefreshes()
         var scene = Scene(), previous: Scene?
         var result = Result()
         var written: [Double] = [], sent: [Double] = []
         repeat {
-            inputs.removeAll()
-            driver.collectInputs(into: &inputs)
-            inputs += pending.filter { $0.time <= driver.time }
-            pending.removeAll { $0.time <= driver.time }
-            model.step(inputs, to: driver.time)
-            if let request = model.refreshRequest {
-                refreshes += 1
-                let answer: RefreshResult = refreshes == 1 ? .success(["New row one", "New row two"]) : .failure("server unreachable")
-                pending.append(TimedInput(time: request.startTime + 0.4, event: .refreshCompleted(generation: request.generation, result: answer)))
-            }
+            refreshes.step(&model, &driver)
             scene.update(model: model)
             // The frame-time graph for a stretch in the middle: an overlay the renderer draws.
             if driver.time > 2 && driver.time < 6 {
@@ -180,7 +170,7 @@ extension SDLSuite { @Suite struct ListRingTests {
             result.frames += 1
             previous = scene
         } while !driver.endFrame(model: model)
-        #expect(refreshes == 2)
+        #expect(refreshes.count == 2)
         written.sort()
         sent.sort()
         if !written.isEmpty { result.medianWritten = written[written.count / 2]; result.medianSent = sent[sent.count / 2] }
