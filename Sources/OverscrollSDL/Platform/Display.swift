@@ -120,6 +120,14 @@ public final class Display {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
+        // Mesa's shader cache writes from a thread of its own at the lowest priority
+        // (SCHED_BATCH, nice 19). Whichever thread of a process exits last tears its memory
+        // down, and on a busy machine that was this one: a run whose compositor died took
+        // 1.3-11 s to end after its report was written, 0.7-1.4 s without it (load 22). The
+        // renderer's few shaders compile in a moment; the operator's own setting wins.
+        let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
+        if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
+        defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
         let made: (renderer: OpaquePointer, path: RenderPath, reason: String)
         do { made = try RenderPath.createRenderer(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
             SDL_DestroyWindow(window)
