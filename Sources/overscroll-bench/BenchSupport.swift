@@ -33,7 +33,7 @@ enum Bench {
     }
 
     static func rows() -> [String] {
-        (try? ContentFile.rows(fromFile: asset("content/sample.txt"))) ?? (1...100).map { "Item \($0)" }
+        SampleRows.rows
     }
 
     static func settings() -> AppSettings {

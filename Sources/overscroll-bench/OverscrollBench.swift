@@ -13,8 +13,8 @@ import RowSources
 struct OverscrollBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overscroll-bench",
-        abstract: "Figures (frame cost, allocations, arc, profiler, physics, soak) and a fuzzer for Overscroll.",
-        discussion: "Assets are found next to the executable (or in $OVERSCROLL_ASSETS), so it runs from any directory.",
+        abstract: "Figures (frames, allocations, arc, profiler, physics, soak, text) and a fuzzer (fuzz) for Overscroll.",
+        discussion: "The rows are the program's built-in sample; gesture scripts are found next to the executable (or in $OVERSCROLL_ASSETS), so it runs from any directory.",
         subcommands: [Frames.self, Allocations.self, Arc.self, Profiler.self, Physics.self, Soak.self, Text.self, Fuzz.self]
     )
 

@@ -17,16 +17,16 @@ struct ConfigFile {
         let text = try Self.readText(path)
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw Failure("\(TextLines.cut(path)):\(error.source.begin.line): \(error.description)", code: 78)
+            throw Failure("\(TextLines.cut(path)):\(error.source.begin.line): \(Echo.oneLine(Echo.cutTokens(error.description)))", code: 78)
         } catch {
-            throw Failure("\(TextLines.cut(path)): not valid TOML (\(error))", code: 78)
+            throw Failure("\(TextLines.cut(path)): not valid TOML (\(Echo.oneLine(Echo.cutTokens("\(error)"))))", code: 78)
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (key, raw) in table {
             let line = Self.line(of: key, in: lines)
             guard let setting = Setting(rawValue: key) else {
                 let allowed = Setting.allCases.map(\.key).sorted().joined(separator: ", ")
-                throw Failure("\(TextLines.cut(path)):\(line): unknown key '\(key)'; allowed keys: \(allowed)", code: 78)
+                throw Failure("\(TextLines.cut(path)):\(line): unknown key '\(Echo.oneLine(TextLines.cut(key)))'; allowed keys: \(allowed)", code: 78)
             }
             guard case .success(let value) = setting.spec.kind.parse(toml: raw) else {
                 throw Failure("\(TextLines.cut(path)):\(line): '\(key)' must be \(setting.spec.kind.allowed)", code: 78)

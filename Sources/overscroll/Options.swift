@@ -11,7 +11,7 @@ extension ResolvedSettings {
         do { fontPath = try FontLocator.locate(explicit: text(.font)) } catch {
             throw Failure(error.description, code: 66)
         }
-        var rows = SampleContent.rows()
+        var rows = SampleRows.rows
         if let path = text(.content) {
             do { rows = try ContentFile.rows(fromFile: path) } catch { throw Failure(error.description, code: 66) }
         }
@@ -68,5 +68,14 @@ extension ResolvedSettings {
     func describe(_ display: Display) {
         guard bool(.verbose) else { return }
         warn("drawing on the \(display.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)): \(display.pathReason)")
+    }
+
+    /// Where the rows came from, in words: the `--content` file or the built-in sample.
+    var rowsOrigin: String { text(.content).map { TextLines.cut($0) } ?? SampleRows.origin }
+
+    /// The `--verbose` line about the rows, so a list that is not the expected one says why.
+    func describeRows(_ settings: AppSettings) {
+        guard bool(.verbose) else { return }
+        warn("rows: \(settings.rows.count) from \(rowsOrigin)")
     }
 }

@@ -21,7 +21,7 @@ struct Overscroll: ParsableCommand {
     )
 
     @OptionGroup(title: "Settings (also config keys, without the --)") var settings: SettingFlags
-    @OptionGroup(title: "Window") var window: WindowFlags
+    @OptionGroup(title: "Window (a replay refuses these: it has no display)") var window: WindowFlags
 
     /// The setting flags this command parsed: those before a subcommand's name, and
     /// (ArgumentParser gives a parent's options to it wherever they stand) those after
@@ -41,8 +41,11 @@ struct Overscroll: ParsableCommand {
         do {
             let file = try settings.configFile()
             let resolved = ResolvedSettings(flags: settings, window: window, file: file)
-            let app = try resolved.appSettings()
             let isKiosk = resolved.bool(.kiosk)
+            try ThresholdBound.check(resolved, flag: settings.threshold, file: file,
+                                     fillsScreen: isKiosk || resolved.bool(.fullscreen))
+            let app = try resolved.appSettings()
+            resolved.describeRows(app)
             var options = Display.Options()
             let size = resolved.size(.size) ?? (480, 800)
             options.width = size.width
@@ -75,7 +78,12 @@ struct Overscroll: ParsableCommand {
     static func main() {
         // Before anything else: SIGPIPE/SIGUSR1 ignored, SIGABRT/SIGQUIT end at once.
         SignalHandling.installProcessDefaults()
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            UsageError.exit(error)
+        }
     }
 }
 

@@ -8,9 +8,10 @@ import OverscrollSDL
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a gesture script headless on a virtual clock and write a per-frame trace.",
+        usage: "overscroll replay <script> [--fps <n>] [--trace <file>] [--window] [--repeat <n>] [<settings>]",
         discussion: """
         Script commands, one a line ('#' starts a comment; points; durations like 250ms):
-          wait D | down X Y | move X Y [D] | up | finger N down|move|up … | mouse down|move|up … | wheel DY
+          wait D | down X Y | move X Y [D] | up | finger N down|move|up … | mouse down|move|up … | wheel DY | key NAME [shift|ctrl]…
         The settings are the window's (a replay is the live program on a virtual clock), less those that need a display.
         """
     )
@@ -52,7 +53,9 @@ struct Replay: ParsableCommand {
             let file = try settings.configFile()
             try file?.refuseWindowOnlySettings()
             let resolved = ResolvedSettings(flags: settings, window: nil, file: file)
+            try ThresholdBound.check(resolved, flag: settings.threshold, file: file, fillsScreen: false)
             let app = try resolved.appSettings()
+            resolved.describeRows(app)
             var options = ReplayRunner.Options(script: parsed)
             let size = resolved.size(.size) ?? (480, 800)
             options.fps = fps

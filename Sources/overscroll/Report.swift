@@ -8,6 +8,7 @@ import OverscrollKit
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a frame-timing report, or compare two and flag regressions.",
+        usage: "overscroll report <dir> [<new>] [--tolerance <pct>]",
         discussion: """
         With one directory, prints its summary.json as tables. With two, compares NEW against BASE metric by metric; a regression is p50/p95/p99 of interval, cpu or latency, the janky share, or the 1% low fps getting worse by more than --tolerance percent.
 
@@ -21,8 +22,10 @@ struct Report: ParsableCommand {
     @Argument(help: "A second report directory to compare against the first.")
     var new: String?
 
-    @Option(help: ArgumentHelp("How much worse (in percent) a metric may get before it counts as a regression.", valueName: "pct"))
-    var tolerance: Double = 10
+    // Text and `.unconditional`, as the settings' numbers: "-5" is a value to refuse in
+    // words, not a missing one, and "abc" is named in the message.
+    @Option(parsing: .unconditional, help: ArgumentHelp("How much worse (in percent) a metric may get before it counts as a regression (default: 10).", valueName: "pct"))
+    var tolerance: String?
 
     @ParentCommand var program: Overscroll
 
@@ -31,9 +34,18 @@ struct Report: ParsableCommand {
         if let flag = (given.shared + given.windowOnly).first {
             throw ValidationError("report takes no settings; remove \(flag)")
         }
-        guard tolerance.isFinite, tolerance >= 0 else {
-            throw ValidationError("--tolerance must be a percentage of 0 or more, e.g. --tolerance 10")
+        _ = try tolerancePercent()
+    }
+
+    /// `--tolerance` as a number: 10 when not given.
+    private func tolerancePercent() throws(ValidationError) -> Double {
+        guard let tolerance else { return 10 }
+        let allowed = "it must be a percentage of 0 or more, e.g. --tolerance 10"
+        guard let n = Double(tolerance), n.isFinite else {
+            throw ValidationError("--tolerance \(TextLines.cut(tolerance)) is not valid: \(allowed)")
         }
+        guard n >= 0 else { throw ValidationError("--tolerance \(TextLines.cut(tolerance)) is out of range: \(allowed)") }
+        return n
     }
 
     func run() throws {
@@ -43,7 +55,7 @@ struct Report: ParsableCommand {
             return
         }
         let newSummary = load(new)
-        let comparison = ReportComparison(base: baseSummary, new: newSummary, tolerancePercent: tolerance)
+        let comparison = ReportComparison(base: baseSummary, new: newSummary, tolerancePercent: (try? tolerancePercent()) ?? 10)
         output(ReportText.comparison(comparison, base: base, new: new))
         if comparison.hasRegressions { throw ExitCode(1) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OverscrollSDL
+import RowSources
 
 /// Every setting of the window and of `replay`: one entry each, and from it come the
 /// flag (its help, value name and default), the `--config` key (its name and what it
@@ -50,6 +51,9 @@ enum Setting: String, CaseIterable {
         var valueName: String? = nil
         /// An example value for error messages.
         var example: String
+        /// What a replay does with it, as the README's table says ("honoured" needs no
+        /// word in `--help`; the window-only section says they are refused).
+        var inReplay = "honoured"
     }
 
     /// A window-only setting means nothing to a replay, which has no display; a replay
@@ -79,7 +83,7 @@ enum Setting: String, CaseIterable {
                  valueName: "duration", example: "10s")
         case .content:
             Spec(kind: .path, source: .shared(.option(\.content)),
-                 meaning: "Show these rows, one per line (UTF-8)", defaultText: "the bundled Assets/content/sample.txt",
+                 meaning: "Show these rows, one per line (UTF-8)", defaultText: SampleRows.origin,
                  valueName: "file", example: "rows.txt")
         case .refreshCommand:
             Spec(kind: .command, source: .shared(.option(\.refreshCommand)),
@@ -98,8 +102,8 @@ enum Setting: String, CaseIterable {
                  defaultValue: .number(0), valueName: "degrees", example: "90")
         case .kiosk:
             Spec(kind: .bool, source: .shared(.on(\.kiosk)),
-                 meaning: "Kiosk: fullscreen, cursor hidden, touch only, no key quits; stop it with SIGTERM (in a replay: touch only)",
-                 defaultValue: .bool(false), example: "true")
+                 meaning: "Kiosk: fullscreen, cursor hidden, touch only, no key quits; stop it with SIGTERM",
+                 defaultValue: .bool(false), example: "true", inReplay: "honoured: touch only")
         case .mouse:
             Spec(kind: .bool, source: .shared(.on(\.mouse)),
                  meaning: "In a kiosk, accept the mouse (and wheel) as well as touch",
@@ -114,7 +118,7 @@ enum Setting: String, CaseIterable {
                  defaultValue: .text("on"), valueName: "on/off", example: "off")
         case .size:
             Spec(kind: .size, source: .shared(.option(\.size)),
-                 meaning: "Window size in points", defaultValue: .size(width: 480, height: 800),
+                 meaning: "Window size in points, each side 64…\(SettingKind.largestSide)", defaultValue: .size(width: 480, height: 800),
                  valueName: "WxH", example: "480x800")
         case .report:
             Spec(kind: .path, source: .shared(.option(\.report)),
@@ -122,8 +126,9 @@ enum Setting: String, CaseIterable {
                  defaultText: "none", valueName: "dir", example: "out/run1")
         case .renderer:
             Spec(kind: .choice(RendererChoice.allCases.map(\.rawValue)), source: .shared(.option(\.renderer)),
-                 meaning: "Draw with the CPU into the window surface, with the GPU, or auto: the GPU only where OpenGL is not a software rasterizer (a headless replay draws on the CPU)",
-                 defaultValue: .text("auto"), valueName: "mode", example: "cpu")
+                 meaning: "Draw with the CPU into the window surface, with the GPU, or auto: the GPU only where OpenGL is not a software rasterizer",
+                 defaultValue: .text("auto"), valueName: "mode", example: "cpu",
+                 inReplay: "honoured with --window; headless draws on the CPU")
         case .verbose:
             Spec(kind: .bool, source: .shared(.on(\.verbose)),
                  meaning: "Say on stderr which drawing path was taken and why; the window also when its first frame was shown, a replay how its CPU time divides",
@@ -138,11 +143,13 @@ enum Setting: String, CaseIterable {
         case .refreshEvery:
             Spec(kind: .positiveDuration, source: .shared(.option(\.refreshEvery)),
                  meaning: "Refresh on a timer, this long after the last refresh ended (pulled or timed)",
-                 defaultText: "only on a pull", valueName: "duration", example: "10m")
+                 defaultText: "only on a pull", valueName: "duration", example: "10m",
+                 inReplay: "honoured, on the virtual clock")
         case .idleReset:
             Spec(kind: .positiveDuration, source: .shared(.option(\.idleReset)),
                  meaning: "After this long with no touch, glide back to the top and clear any banner",
-                 defaultText: "never", valueName: "duration", example: "2m")
+                 defaultText: "never", valueName: "duration", example: "2m",
+                 inReplay: "honoured, on the virtual clock")
         case .metrics:
             Spec(kind: .path, source: .windowOnly(.option(\.metrics)),
                  meaning: "Write Prometheus metrics here every few seconds and at exit, for node_exporter's textfile collector (name it *.prom)",
@@ -164,7 +171,8 @@ enum Setting: String, CaseIterable {
 
     /// `--help`'s line for this setting: the meaning, then the default.
     var help: ArgumentHelp {
-        ArgumentHelp("\(spec.meaning) (default: \(defaultDescription)).", valueName: spec.valueName)
+        let replay = isWindowOnly || spec.inReplay == "honoured" ? "" : ". In a replay: \(spec.inReplay)"
+        return ArgumentHelp("\(spec.meaning)\(replay) (default: \(defaultDescription)).", valueName: spec.valueName)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OverscrollKit
 
 /// The flags of the settings both the window and `replay` honour, declared from the
 /// `Setting` table (help, value name, default). Values stay text here and are checked by
@@ -87,7 +88,7 @@ enum FlagInput {
         guard case .failure(let problem) = value(for: setting), case .text(let text) = self else { return }
         let spec = setting.spec
         let what = problem == .outOfRange ? "is out of range" : "is not valid"
-        throw ValidationError("\(setting.flag) \(text) \(what): it must be \(spec.kind.allowed), e.g. \(setting.flag) \(spec.example)")
+        throw ValidationError("\(setting.flag) \(TextLines.cut(text)) \(what): it must be \(spec.kind.allowed), e.g. \(setting.flag) \(spec.example)")
     }
 }
 

@@ -21,14 +21,14 @@ enum SettingKind: Equatable {
     var allowed: String {
         switch self {
         case .path: "a path"
-        case .positiveNumber: "a number of points greater than 0"
-        case .duration: "a duration like 1.5s or 800ms, or a number of seconds, of 0 or more"
+        case .positiveNumber: "points above 0 and below the window's height"
+        case .duration: "a duration of 0 or more, like 1.5s, 800ms or 2 (seconds)"
         case .positiveDuration: "a duration greater than 0, like 10s or 500ms"
         case .bool: "true or false"
         case .command: "a command, as a string (\"fetch-rows --json\") or, in a config file, an array ([\"fetch-rows\", \"--json\"])"
         case .rotation: "0, 90, 180 or 270"
         case .displayIndex: "a display number from 0 to 63"
-        case .size: "a size like 480x800, each side 64…16384"
+        case .size: "a size like 480x800, each side 64…\(Self.largestSide)"
         case .choice(let words): "one of \(words.joined(separator: ", "))"
         }
     }
@@ -44,7 +44,7 @@ enum SettingKind: Equatable {
             return text.isEmpty ? .failure(.malformed) : .success(.text(text))
         case .positiveNumber:
             guard let n = Double(text), n.isFinite else { return .failure(.malformed) }
-            return n > 0 ? .success(.number(n)) : .failure(.outOfRange)
+            return checkPoints(n)
         case .duration, .positiveDuration:
             guard let s = DurationFormat.parse(text) ?? Self.signedSeconds(text) else { return .failure(.malformed) }
             return checkDuration(s)
@@ -66,10 +66,11 @@ enum SettingKind: Equatable {
         case .size:
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return .failure(.malformed) }
-            guard (64...16384).contains(w), (64...16384).contains(h) else { return .failure(.outOfRange) }
+            guard (64...Self.largestSide).contains(w), (64...Self.largestSide).contains(h) else { return .failure(.outOfRange) }
             return .success(.size(width: w, height: h))
         case .choice(let words):
-            return words.contains(text) ? .success(.text(text)) : .failure(.malformed)
+            // Any case, as `true`/`false` are: `--status-text OFF` means off.
+            return words.first { $0 == text.lowercased() }.map { .success(.text($0)) } ?? .failure(.malformed)
         }
     }
 
@@ -83,7 +84,7 @@ enum SettingKind: Equatable {
         switch self {
         case .positiveNumber:
             guard let n = raw.double ?? raw.int.map(Double.init), n.isFinite else { return .failure(.malformed) }
-            return n > 0 ? .success(.number(n)) : .failure(.outOfRange)
+            return checkPoints(n)
         case .duration, .positiveDuration:
             guard let s = raw.double ?? raw.int.map(Double.init), s.isFinite else { return .failure(.malformed) }
             return checkDuration(s)
@@ -115,6 +116,15 @@ enum SettingKind: Equatable {
         case .words(let w): w.joined(separator: " ")
         case .size(let w, let h): "\(w)x\(h)"
         }
+    }
+
+    /// The largest side of a window in points, and so the largest pull there can be.
+    static let largestSide = 16384
+
+    /// A distance on screen: more than 0, and less than the largest window's height (a
+    /// pull never reaches the window's height; `ThresholdBound` checks the window's own).
+    private func checkPoints(_ n: Double) -> Result<SettingValue, Problem> {
+        n > 0 && n < Double(Self.largestSide) ? .success(.number(n)) : .failure(.outOfRange)
     }
 
     private func checkDuration(_ s: Double) -> Result<SettingValue, Problem> {

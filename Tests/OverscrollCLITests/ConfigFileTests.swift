@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: [
         ("threshold = 50\ncolour = \"red\"\n", ":2: unknown key 'colour'"),
-        ("\n\nthreshold = -3\n", ":3: 'threshold' must be a number of points greater than 0"),
+        ("\n\nthreshold = -3\n", ":3: 'threshold' must be points above 0 and below the window's height"),
         ("rotate = 45\n", ":1: 'rotate' must be 0, 90, 180 or 270"),
         ("refresh-timeout = \"soon\"\n", ":1: 'refresh-timeout' must be a duration greater than 0"),
         ("flash = \"no\"\n", ":1: 'flash' must be true or false"),

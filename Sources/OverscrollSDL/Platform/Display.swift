@@ -27,6 +27,9 @@ public final class Display {
         public var displayIndex = 0
         /// Hide the pointer (a touch kiosk has none).
         public var hideCursor = false
+        /// Why the path was taken, when the caller decided it rather than the machine
+        /// (a headless run always draws on the CPU, whatever `--renderer` says).
+        public var pathReason: String?
 
         public init() {}
 
@@ -40,6 +43,7 @@ public final class Display {
             options.resizable = false
             options.videoDriver = "offscreen"
             options.renderer = .cpu
+            options.pathReason = "headless: a run with no window always draws on the CPU (--renderer applies to a window)"
             options.hidden = true
             options.vsync = false
             return options
@@ -86,8 +90,15 @@ public final class Display {
         guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("cannot start SDL video") }
         let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
-        if options.requireVisibleDisplay, ["offscreen", "dummy"].contains(chosen), asked?.lowercased() != chosen {
+        // A window nobody can see is refused whether SDL fell back to it or it was asked
+        // for (SDL_VIDEODRIVER=offscreen): a kiosk running invisibly looks healthy to
+        // systemd while the screen stays dark. Headless work is `replay`'s, which does
+        // not require a visible display.
+        if options.requireVisibleDisplay, ["offscreen", "dummy"].contains(chosen) {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+            if asked?.lowercased() == chosen {
+                throw SDLError(message: "SDL_VIDEODRIVER=\(chosen) shows no window; unset it (or set x11, wayland or kmsdrm), or use 'overscroll replay' headless")
+            }
             throw SDLError(message: "no display to open a window on (no X11, Wayland or KMSDRM found); set DISPLAY, run it on the console with SDL_VIDEODRIVER=kmsdrm, or use 'overscroll replay' headless")
         }
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
@@ -151,7 +162,7 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
-        pathReason = made.reason
+        pathReason = options.pathReason ?? made.reason
         var why = ""
         listRing = makeListRing(why: &why)
         if listRing != nil {

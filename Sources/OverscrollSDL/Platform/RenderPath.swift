@@ -28,7 +28,7 @@ public enum RenderPath: String, Sendable {
         switch choice {
         case .cpu:
             guard let renderer = software(window) else { throw SDLError("cannot draw into the window surface (--renderer cpu); try --renderer gpu") }
-            return (renderer, .cpu, "asked for (--renderer cpu, or headless)")
+            return (renderer, .cpu, "asked for (--renderer cpu)")
         case .gpu:
             guard let renderer = accelerated(window, vsync: vsync) else { throw SDLError("cannot create a renderer") }
             return finish(renderer, reason: "asked for (--renderer gpu)")
