@@ -17,7 +17,7 @@ import Testing
     @Test func theCommandsLinesBecomeTheRows() throws {
         let (t, r) = try replay(["--refresh-command", "printf 'one\\ntwo\\nthree\\n'"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(events(t) == ["feedback", "refresh-start", "refresh-end"])
+        #expect(events(t) == ["feedback;flash", "refresh-start", "refresh-end"])
         #expect(t.rows.last?["rows"] == "3")
         #expect(t.rows.last?["content_offset"] == "0.000")
     }
@@ -31,7 +31,7 @@ import Testing
         let start = Date()
         let (t, r) = try replay(extra)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(events(t) == ["feedback", "refresh-start", "refresh-error"])
+        #expect(events(t) == ["feedback;flash", "refresh-start", "refresh-error"])
         #expect(t.rows.last?["rows"] == "100")
         #expect(t.rows.last?["state"] == "idle")
         // A hung command is killed at the timeout: the run does not wait 30 s.

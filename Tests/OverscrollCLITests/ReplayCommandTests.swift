@@ -43,7 +43,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let t = try Trace(path: trace)
         let events = t.rows.compactMap { $0["events"] }.filter { !$0.isEmpty }
-        #expect(events == ["feedback", "refresh-start", "refresh-end"])
+        #expect(events == ["feedback;flash", "refresh-start", "refresh-end"])
         #expect(t.rows.contains { $0["state"] == "armed" && $0["progress"] == "1.0000" })
         let start = t.rows.firstIndex { $0["events"] == "refresh-start" }!
         let end = t.rows.firstIndex { $0["events"] == "refresh-end" }!

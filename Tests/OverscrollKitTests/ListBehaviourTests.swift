@@ -224,10 +224,12 @@ func keyModel(acceptsKeys: Bool = true) -> OverscrollModel {
         #expect(samples.first { abs($0.time - 0.25) < 1e-9 }?.offset == 20)
     }
 
-    @Test func aLongPressIsNotATap() throws {
-        let (samples, _) = try listReplay("down 240 300\nwait 400ms\nup\nwait 50ms")
+    @Test(arguments: ["350ms", "450ms", "3s"])
+    func aSlowPressIsStillATap(held: String) throws {
+        let (samples, _) = try listReplay("down 240 300\nwait \(held)\nup\nwait 50ms")
         #expect(samples.contains { $0.highlight == row })
-        #expect(samples.allSatisfy { $0.selected == -1 })
+        #expect(samples.filter { $0.events.contains(.tap) }.count == 1)
+        #expect(samples.last?.selected == row && samples.last?.highlight == -1)
     }
 
     @Test func aTapOnAMovingListOnlyStopsIt() throws {

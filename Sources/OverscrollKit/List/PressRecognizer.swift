@@ -1,8 +1,11 @@
 /// Press and tap on a row, as iOS and Android tell them from the start of a scroll:
 ///
-///     idle → pressing → (held 100 ms: highlighted) → released within 300 ms: tap
+///     idle → pressing → (held 100 ms: highlighted) → released: tap
 ///                     ↘ moved past the slop, a second finger, cancelled: ignoring
 ///
+/// A release is a tap however long the press was held: a table view on iOS selects on
+/// release whatever the duration, and there is no long-press action here for a slow press
+/// to mean instead (a slow, careful finger at a kiosk is the one most likely to be lost).
 /// It only watches the pointers: the content follows the finger exactly as it would
 /// without it (no dead zone, no jump), so the slop decides what the touch *means*, never
 /// where the content is. A touch on content that is moving only stops it (the scroll view
@@ -14,8 +17,6 @@ public struct PressRecognizer: Sendable {
         /// A touch held this long without moving highlights its row (Android's tap
         /// timeout, iOS's delaysContentTouches): a quicker move is a scroll, not a press.
         public var highlightDelay = 0.1
-        /// A release within this long is a tap.
-        public var tapTimeout = 0.3
 
         public init() {}
     }
@@ -75,7 +76,7 @@ public struct PressRecognizer: Sendable {
             guard pointers.remove(id) else { return nil }
             guard id == press.pointer else { state = .ignoring; return nil }
             state = pointers.isEmpty ? .idle : .ignoring
-            return time - press.since <= c.tapTimeout && press.row >= 0 ? press.row : nil
+            return press.row >= 0 ? press.row : nil
         case (.idle, .move(let id, _, let y)), (.ignoring, .move(let id, _, let y)):
             _ = pointers.update(id, y: y)
             return nil

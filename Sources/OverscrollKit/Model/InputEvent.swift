@@ -57,4 +57,7 @@ public struct FrameEvents: OptionSet, Sendable {
     public static let tap = FrameEvents(rawValue: 1 << 4)
     /// A key did something (scrolled, or started a refresh).
     public static let key = FrameEvents(rawValue: 1 << 5)
+    /// The screen flashed (a `feedback` does, unless the last flash was under
+    /// `flashInterval` ago or flashes are off).
+    public static let flash = FrameEvents(rawValue: 1 << 6)
 }

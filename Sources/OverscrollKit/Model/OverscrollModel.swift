@@ -12,8 +12,15 @@ public struct OverscrollModel: Sendable {
         public var refreshTimeout: Double = 10
         public var physics: any ScrollPhysics = PhysicsProfile.ios
         public var layout = ListLayout()
+        /// Whether crossing the threshold flashes the screen (`--no-flash`).
+        public var flashes = true
         /// How long the threshold flash lasts.
         public var flashDuration: Double = 0.12
+        /// At most one flash starts in any window this long, whatever the finger does: a
+        /// finger wiggling across the threshold would otherwise strobe the screen (WCAG 2.3.1
+        /// allows no more than three flashes a second; one is well inside it). The tick still
+        /// sounds on every crossing.
+        public var flashInterval: Double = 1
         /// How long a refresh error stays on screen.
         public var bannerDuration: Double = 2.5
         /// What a successful refresh does with its rows.
@@ -73,6 +80,8 @@ public struct OverscrollModel: Sendable {
     /// Refresh work to start, asked for since `beginFrame()`.
     public private(set) var refreshRequest: RefreshRequest?
     public private(set) var lastFeedback: Double = -.infinity
+    /// When the screen last flashed (at most once per `flashInterval`; never without `flashes`).
+    public private(set) var lastFlash: Double = -.infinity
     public internal(set) var banner: Banner?
     /// The arc as it was when the refresh started, and when, so the spinner continues
     /// from it without a jump.
@@ -291,6 +300,10 @@ public struct OverscrollModel: Sendable {
         case .feedback:
             events.insert(.feedback)
             lastFeedback = t
+            if configuration.flashes && t - lastFlash >= configuration.flashInterval {
+                events.insert(.flash)
+                lastFlash = t
+            }
         case .startRefresh(let generation):
             events.insert(.refreshStart)
             scroll.setTopInset(refresh.restingInset, at: t)

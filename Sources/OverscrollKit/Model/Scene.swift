@@ -121,7 +121,7 @@ public struct Scene: Sendable, Equatable {
             rows.append(SceneRow(id: row.id, text: row.text, y: contentTop + Double(index) * layout.rowHeight,
                                  index: index, emphasis: emphasis, stripe: (index + model.firstStripe) % 2))
         }
-        let age = model.now - model.lastFeedback
+        let age = model.now - model.lastFlash
         let duration = model.configuration.flashDuration
         flash = flashEnabled && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
         indicator = Self.indicator(model)

@@ -26,6 +26,7 @@ public enum TraceFormat {
         add(.refreshError, "refresh-error")
         add(.tap, "tap")
         add(.key, "key")
+        add(.flash, "flash")
         row.comma()
         row.append(model.scrollBarOpacity, decimals: 3); row.comma()
         row.append(model.highlightedRow); row.comma()

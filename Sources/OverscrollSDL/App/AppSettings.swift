@@ -50,6 +50,7 @@ public struct AppSettings: Sendable {
         c.acceptsMouse = acceptMouse
         c.acceptsKeys = acceptKeys
         c.showsStatusText = statusText
+        c.flashes = flash
         c.wallClock = wallClock
         c.refreshEvery = refreshEvery
         c.idleReset = idleReset
