@@ -1,5 +1,6 @@
 import OverscrollKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// frames.svg: frame interval and CPU time over the run, against the budget line, with the
 /// UI states as background bands. Standalone SVG: opens in any browser, no scripts.
@@ -43,7 +44,7 @@ enum FrameChartSVG {
         svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<title>\(escape(title))</title>\n"
-        svg += "<desc>x: run time \(String(format: "%.3f", origin))…\(String(format: "%.3f", origin + duration)) s (frames.csv's t_ms / 1000); y: frame time 0…\(label(yMax)) ms</desc>\n"
+        svg += "<desc>x: run time \(FixedDecimal.format(origin, decimals: 3))…\(FixedDecimal.format(origin + duration, decimals: 3)) s (frames.csv's t_ms / 1000); y: frame time 0…\(label(yMax)) ms</desc>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         svg += "<text id=\"chart-title\" x=\"\(f(left))\" y=\"22\" font-size=\"15\">\(escape(title))</text>\n"
         svg += "<text id=\"chart-subtitle\" x=\"\(f(left))\" y=\"42\" fill=\"#444\">\(escape(subtitle))</text>\n"
@@ -175,10 +176,10 @@ enum FrameChartSVG {
         return out
     }
 
-    private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+    private static func f(_ v: Double) -> String { FixedDecimal.format(v, decimals: 1) }
 
     private static func label(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: v < 10 ? "%.2f" : "%.1f", v)
+        v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : FixedDecimal.format(v, decimals: v < 10 ? 2 : 1)
     }
 
     static func escape(_ s: String) -> String {

@@ -1,5 +1,6 @@
 import OverscrollKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a report directory could not be read back; each description is one line for a user.
 public enum ReportLoadError: Error, Equatable, CustomStringConvertible {
@@ -36,16 +37,16 @@ extension ReportSummary {
     /// so a newer report says "incompatible" rather than "corrupt".
     public static func load(directory: String) throws(ReportLoadError) -> ReportSummary {
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard fm.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw .notAReport(directory: directory, hint: "no such directory")
         }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             throw .notAReport(directory: directory, hint: "it is a file")
         }
-        let path = (directory as NSString).appendingPathComponent(fileName)
+        let path = ReportWriter.path(directory, fileName)
         guard fm.fileExists(atPath: path) else {
-            let started = fm.fileExists(atPath: (directory as NSString).appendingPathComponent(FrameRowFormat.fileName))
+            let started = fm.fileExists(atPath: ReportWriter.path(directory, FrameRowFormat.fileName))
             throw .notAReport(directory: directory, hint: started
                 ? "it has frames.csv but no summary.json (the run did not finish)"
                 : "it has no summary.json")
@@ -54,15 +55,12 @@ extension ReportSummary {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, reason: FileErrors.reason(error))
         }
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+        // The version first, read on its own: a newer format is "incompatible", not "corrupt".
+        let version: Int
+        do { version = try JSONDecoder().decode(FormatVersionProbe.self, from: data).version } catch let error as FormatVersionProbe.Missing {
+            throw .corrupt(path: path, detail: error.detail)
+        } catch {
             throw .corrupt(path: path, detail: "not valid JSON")
-        }
-        guard let top = object as? [String: Any] else {
-            throw .corrupt(path: path, detail: "not a JSON object")
-        }
-        guard let version = top["format_version"] as? Int else {
-            throw .corrupt(path: path, detail: "no format_version")
         }
         guard version == formatVersion else {
             throw .incompatible(path: path, found: version, supported: formatVersion)
@@ -92,15 +90,38 @@ extension ReportSummary {
     }
 }
 
+/// summary.json's `format_version` alone, decoded before the rest.
+private struct FormatVersionProbe: Decodable {
+    struct Missing: Error { let detail: String }
+    let version: Int
+
+    private enum Keys: String, CodingKey { case formatVersion = "format_version" }
+
+    init(from decoder: Decoder) throws {
+        let container: KeyedDecodingContainer<Keys>
+        do { container = try decoder.container(keyedBy: Keys.self) } catch DecodingError.typeMismatch {
+            throw Missing(detail: "not a JSON object")
+        }
+        guard let version = try? container.decode(Int.self, forKey: .formatVersion) else {
+            throw Missing(detail: "no format_version")
+        }
+        self.version = version
+    }
+}
+
 /// Turns Foundation and POSIX errors into the short reason a user can act on.
 public enum FileErrors {
     public static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+        if let error = error as? POSIXError { return posix(error.code.rawValue) }
+        if let cocoa = error as? CocoaError {
+            if let underlying = cocoa.underlying as? POSIXError { return posix(underlying.code.rawValue) }
+            switch cocoa.code {
+            case .fileReadNoSuchFile, .fileNoSuchFile: return posix(ENOENT)
+            case .fileReadNoPermission, .fileWriteNoPermission: return posix(EACCES)
+            default: break
+            }
         }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
+        return "\(error)"
     }
 
     static func posix(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -1,5 +1,6 @@
 import OverscrollKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Who made a report, on what, and how: the header a reader needs before trusting numbers
 /// (MangoHud's system-info rows; MangoHud issue #287).
@@ -49,11 +50,18 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         self.script = script
     }
 
-    /// `date` as ISO-8601 in UTC with milliseconds, the form `startTime` expects.
+    /// `date` as ISO-8601 in UTC with milliseconds, the form `startTime` expects
+    /// ("2026-11-25T15:04:05.123Z"), from the C library's calendar: no ICU needed.
     public static func timestamp(_ date: Date = Date()) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        let seconds = date.timeIntervalSince1970
+        var whole = time_t(seconds.rounded(.down))
+        let millis = min(999, Int(((seconds - Double(whole)) * 1000).rounded(.down)))
+        var parts = tm()
+        guard gmtime_r(&whole, &parts) != nil else { return "1970-01-01T00:00:00.000Z" }
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+            + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,5 +1,6 @@
 import OverscrollKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// summary.json: the run's metadata, definitions, and statistics overall and per UI state.
 /// Small and stable, for CI thresholds and `overscroll report`.

@@ -1,5 +1,5 @@
 import OverscrollKit
-import Foundation
+import Glibc
 
 /// The plain-text tables `overscroll report` prints. Kept here, beside the data, so they
 /// are tested without running the CLI.

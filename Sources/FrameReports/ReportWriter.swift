@@ -1,5 +1,6 @@
 import OverscrollKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes one run's report into a directory of its own:
 ///
@@ -43,9 +44,9 @@ public final class ReportWriter {
         self.directory = directory
         self.metadata = metadata
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if fm.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 throw ReportWriterError("cannot write the report to \(directory): it is a file; pass an empty or new directory")
             }
             if let existing = Self.runFiles.first(where: { fm.fileExists(atPath: Self.path(directory, $0)) }) {
@@ -164,7 +165,7 @@ public final class ReportWriter {
         var line = "window \(points.width)x\(points.height) pt"
         if pixels != points { line += " (\(pixels.width)x\(pixels.height) px)" }
         line += ", video \(metadata.videoDriver), renderer \(metadata.renderDriver), vsync \(metadata.vsync ? "on" : "off")"
-        line += String(format: ", %.1f Hz budget", 1 / profiler.refreshPeriod)
+        line += ", \(FixedDecimal.format(1 / profiler.refreshPeriod, decimals: 1)) Hz budget"
         line += ", \(profiler.overall.frames) frames"
         return line
     }
@@ -183,6 +184,6 @@ public final class ReportWriter {
     public var droppedRows: Int { sink.droppedRows }
 
     static func path(_ directory: String, _ name: String) -> String {
-        (directory as NSString).appendingPathComponent(name)
+        directory.isEmpty || directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

@@ -1,6 +1,5 @@
-import Foundation
+import Glibc
 import OverscrollKit
-import TOMLKit
 
 /// `--config FILE`: the same settings as the flags, in TOML, for a kiosk's unit file to
 /// point at. Every key is checked here, where the file's line is known, so an unknown key
@@ -15,15 +14,12 @@ struct ConfigFile {
     init(path: String) throws(Failure) {
         self.path = path
         let text = try Self.readText(path)
-        let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw Failure("\(TextLines.cut(path)):\(error.source.begin.line): \(Echo.oneLine(Echo.cutTokens(error.description)))", code: 78)
-        } catch {
-            throw Failure("\(TextLines.cut(path)): not valid TOML (\(Echo.oneLine(Echo.cutTokens("\(error)"))))", code: 78)
+        let entries: [TOMLReader.Entry]
+        do { entries = try TOMLReader.entries(text) } catch {
+            throw Failure("\(TextLines.cut(path)):\(error.line): \(Echo.oneLine(Echo.cutTokens(error.message)))", code: 78)
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for (key, raw) in table {
-            let line = Self.line(of: key, in: lines)
+        for entry in entries {
+            let (key, raw, line) = (entry.key, entry.value, entry.line)
             guard let setting = Setting(rawValue: key) else {
                 let allowed = Setting.allCases.map(\.key).sorted().joined(separator: ", ")
                 throw Failure("\(TextLines.cut(path)):\(line): unknown key '\(Echo.oneLine(TextLines.cut(key)))'; allowed keys: \(allowed)", code: 78)
@@ -45,7 +41,7 @@ struct ConfigFile {
     }
 
     /// The file as TOML text with LF line ends (CRLF and lone CR files then get the right
-    /// line numbers from TOMLKit and from `line(of:in:)`), through the one line reader.
+    /// line numbers from TOMLReader), through the one line reader.
     private static func readText(_ path: String) throws(Failure) -> String {
         let shown = TextLines.cut(path)
         let bytes: [UInt8]
@@ -66,18 +62,6 @@ struct ConfigFile {
             }
         }
         return String(decoding: TextLines.normalized(bytes), as: UTF8.self)
-    }
-
-    /// The line a top-level key is set on (1-based), for messages.
-    private static func line(of key: String, in lines: [Substring]) -> Int {
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
-                let rest = trimmed.dropFirst(spelling.count).drop { $0 == " " || $0 == "\t" }
-                if rest.first == "=" { return index + 1 }
-            }
-        }
-        return 1
     }
 }
 

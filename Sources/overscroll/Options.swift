@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import OverscrollKit
 import RowSources
 import OverscrollSDL
@@ -51,12 +51,23 @@ struct Failure: Error, CustomStringConvertible {
 
 /// Prints `overscroll: message` and exits with the failure's status.
 func fail(_ failure: Failure) -> Never {
-    FileHandle.standardError.write(Data("overscroll: \(failure.message)\n".utf8))
-    Foundation.exit(failure.code)
+    warn(failure.message)
+    exit(failure.code)
 }
 
-func warn(_ line: String) {
-    FileHandle.standardError.write(Data("overscroll: \(line)\n".utf8))
+func warn(_ line: String) { writeStandardError("overscroll: \(line)\n") }
+
+/// One write(2) of the text, retried where it was cut short; a stderr that cannot take it
+/// loses the text, never the run.
+func writeStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        offset += n
+    }
 }
 
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrameReports
-import Foundation
+import FoundationEssentials
+import Glibc
 import OverscrollKit
 import OverscrollSDL
 

@@ -1,6 +1,5 @@
-import Foundation
+import Glibc
 import OverscrollKit
-import TOMLKit
 
 /// A setting's value once checked.
 enum SettingValue: Equatable {
@@ -76,7 +75,7 @@ enum SettingKind: Equatable {
 
     /// Reads a TOML value: strings as on the command line, and the TOML types where the
     /// kind takes them (numbers, booleans, arrays of words).
-    func parse(toml raw: TOMLValueConvertible) -> Result<SettingValue, Problem> {
+    func parse(toml raw: TOMLValue) -> Result<SettingValue, Problem> {
         if let s = raw.string, self != .rotation, self != .displayIndex, self != .bool,
            self != .positiveNumber {
             return parse(s)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import OverscrollKit
 
 /// How a command-line error is printed: ArgumentParser's message, with every token it
@@ -14,8 +14,8 @@ enum UsageError {
         let full = Overscroll.fullMessage(for: error)
         guard status != .success else { Overscroll.exit(withError: error) }
         let text = render(message: Overscroll.message(for: error), full: full, subcommand: subcommand(in: arguments))
-        if !text.isEmpty { FileHandle.standardError.write(Data((text + "\n").utf8)) }
-        Foundation.exit(status.rawValue)
+        if !text.isEmpty { writeStandardError(text + "\n") }
+        Glibc.exit(status.rawValue)
     }
 
     /// The text to print: the error line (tokens cut, one line), ArgumentParser's "Help:"

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The refresh indicator's arc, in turns (1 = a full circle), clockwise from 3 o'clock.
 public struct ArcShape: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Everything the drawing code needs about the indicator this frame, in points.
 public struct IndicatorScene: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Exponential velocity decay, UIScrollView style: the velocity is multiplied by
 /// `decelerationRate` every millisecond, in closed form.

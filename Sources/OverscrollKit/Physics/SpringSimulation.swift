@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Mass, stiffness and damping of a spring; `dampingRatio` 1 is critical damping.
 public struct SpringDescription: Sendable, Equatable {

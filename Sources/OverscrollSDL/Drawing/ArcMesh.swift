@@ -1,5 +1,5 @@
 import CSDL
-import Foundation
+import Glibc
 
 /// An anti-aliased thick arc as an indexed triangle list for `SDL_RenderGeometry`.
 ///

@@ -1,5 +1,5 @@
 import CSDL
-import Foundation
+import Glibc
 
 /// The threshold "tick": 80 ms of a 1.2 kHz sine with a fast exponential decay,
 /// synthesized once and queued on SDL's push-model audio device. No device (a kiosk with

@@ -1,5 +1,4 @@
 import CSDL
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,7 +72,7 @@ enum RenderLimits {
     }
 
     private static func number(_ text: String?) -> Int? {
-        text.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        text.flatMap { Int($0.split(whereSeparator: \.isWhitespace).first ?? "") }
     }
 
     private static func kiB(_ text: String, _ key: String) -> Int {

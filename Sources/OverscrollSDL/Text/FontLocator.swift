@@ -1,7 +1,9 @@
-import Foundation
+import CSDL
+import Glibc
 
 /// Finds the UI font: an explicit `--font`, else DejaVu Sans at Debian's path, else
-/// whatever fontconfig's `fc-match` suggests for "DejaVu Sans" / "sans-serif".
+/// whatever fontconfig matches for "DejaVu Sans" / "sans-serif" (asked through its
+/// library, as `fc-match` would: no process, and it works where fc-match is not installed).
 public enum FontLocator {
     public struct Missing: Error, CustomStringConvertible {
         public var description: String
@@ -16,35 +18,38 @@ public enum FontLocator {
 
     public static func locate(explicit: String?) throws(Missing) -> String {
         if let explicit {
-            guard FileManager.default.isReadableFile(atPath: explicit) else {
+            guard readable(explicit) else {
                 let shown = explicit.count > 80 ? String(explicit.prefix(79)) + "…" : explicit
                 throw Missing(description: "font '\(shown)' cannot be read; pass --font with the path of a readable .ttf file")
             }
             return explicit
         }
-        for path in knownPaths where FileManager.default.isReadableFile(atPath: path) { return path }
+        for path in knownPaths where readable(path) { return path }
         for pattern in ["DejaVu Sans", "sans-serif"] {
             if let path = fcMatch(pattern), path.hasSuffix(".ttf") || path.hasSuffix(".otf"),
-               FileManager.default.isReadableFile(atPath: path) {
+               readable(path) {
                 return path
             }
         }
         throw Missing(description: "no UI font found; install one with 'apt-get install fonts-dejavu-core' or pass --font PATH")
     }
 
-    private static func fcMatch(_ pattern: String) -> String? {
-        let candidates = ["/usr/bin/fc-match", "/usr/local/bin/fc-match"]
-        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-f", "%{file}", pattern]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    private static func readable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// fontconfig's best match for `family`: the file of the pattern FcFontMatch returns.
+    private static func fcMatch(_ family: String) -> String? {
+        guard let config = FcInitLoadConfigAndFonts() else { return nil }
+        defer { FcConfigDestroy(config) }
+        guard let pattern = FcPatternCreate() else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        _ = family.withCString { FcPatternAddString(pattern, FC_FAMILY, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+        _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultMatch
+        guard let match = FcFontMatch(config, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(match) }
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+        return String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
     }
 }
