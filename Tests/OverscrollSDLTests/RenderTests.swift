@@ -38,7 +38,8 @@ extension SDLSuite { @Suite struct RenderTests {
     @Test func scrollingMovesTheRows() throws {
         let headless = try Headless()
         var model = pulledModel(fingerTravel: 0)
-        model.step([TimedInput(time: 1, event: .pointerUp(PointerID(1))), TimedInput(time: 1, event: .wheel(dy: 28))], to: 1)
+        // Cancelled, not lifted: a still finger lifted is a tap, which would select row 1.
+        model.step([TimedInput(time: 1, event: .pointerCancel), TimedInput(time: 1, event: .wheel(dy: 28))], to: 1)
         let image = headless.render(model)
         // Row 0's band now ends at y = 56 − 28; row 1 (odd colour) starts there.
         #expect(image.at(460, 30) == RGB(Palette.rowOdd))
