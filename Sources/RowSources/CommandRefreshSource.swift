@@ -79,8 +79,8 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
         }
     }
 
-    /// argv[0] as the user wrote it: what messages name.
-    private var name: String { arguments.first ?? "" }
+    /// argv[0] as the user wrote it (controls and bidi overrides escaped): what messages name.
+    private var name: String { OutsideText.escaped(arguments.first ?? "") }
 
     private func spawnMessage(_ code: Int32) -> String {
         switch code {
@@ -97,12 +97,13 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
         return lines.finish().lazy.map(Self.plain).first { !$0.isEmpty }.map { ": " + $0 } ?? ""
     }
 
-    /// The line with control characters (tabs, escapes) as spaces and outer whitespace
-    /// trimmed: the banner is one plain line.
+    /// The line with control characters (tabs, escapes) as spaces, outer whitespace
+    /// trimmed and bidi controls escaped: the banner and the log get one plain line, which
+    /// a U+202E from the command cannot turn around.
     private static func plain(_ line: String) -> String {
         let scalars = line.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }
         let text = String(String.UnicodeScalarView(scalars))
-        return String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        return OutsideText.escaped(String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()))
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FrameReports
 import Glibc
 import OverscrollKit
 import RowSources
@@ -49,25 +50,26 @@ struct Failure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Prints `overscroll: message` and exits with the failure's status.
+/// The program's one log, standard error: every line written through it, checked, none
+/// able to end the program (see `LogWriter`). A constant made once, for the whole process,
+/// as standard error itself is.
+let standardErrorLog = LogWriter()
+
+/// Prints `overscroll: message` and exits with the failure's status (a log that cannot
+/// be written changes neither).
 func fail(_ failure: Failure) -> Never {
-    warn(failure.message)
+    standardErrorLog.line(failure.message)
     exit(failure.code)
 }
 
-func warn(_ line: String) { writeStandardError("overscroll: \(line)\n") }
+@Sendable func warn(_ line: String) {
+    standardErrorLog.line(line)
+}
 
-/// One write(2) of the text, retried where it was cut short; a stderr that cannot take it
-/// loses the text, never the run.
+/// Text the program wrote itself (the usage), unescaped, through the same checked writer:
+/// a stderr that cannot take it loses the text, never the run.
 func writeStandardError(_ text: String) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        offset += n
-    }
+    standardErrorLog.raw(text)
 }
 
 
