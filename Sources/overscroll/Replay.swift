@@ -85,8 +85,7 @@ struct Replay: ParsableCommand {
             }
             if let reportError = result.reportError { throw Failure(reportError, code: ExitStatus.writeFailed.rawValue) }
             if let signal = result.summary.stoppedBy {
-                let status: ExitStatus = signal == SIGINT ? .stoppedBySIGINT : .stoppedBySIGTERM
-                throw Failure("replay stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM") after \(result.summary.frames) frames; the trace and report hold those frames", code: status.rawValue)
+                throw Failure("replay stopped by \(SignalHandling.name(signal)) after \(result.summary.frames) frames; the trace and report hold those frames", code: 128 + signal)
             }
         } catch let failure as Failure {
             fail(failure)

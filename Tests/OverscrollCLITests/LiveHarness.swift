@@ -39,6 +39,9 @@ final class XServer {
         process.waitUntilExit()
     }
 
+    /// Sends the server a signal (SIGSTOP: a frozen server; SIGCONT to thaw it).
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
     /// Runs a tool (xdotool, xwininfo) against this display and returns its output.
     @discardableResult
     func tool(_ name: String, _ arguments: [String]) throws -> String {
@@ -109,9 +112,10 @@ final class LiveApp {
     let process = Process()
     private let stderrPipe = Pipe()
 
-    init(_ arguments: [String], on server: XServer, environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = arguments
+    /// `through`: run another program (a shell) with `arguments` as its argv, as CLI.run does.
+    init(_ arguments: [String], on server: XServer, environment: [String: String] = [:], through program: String? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: program ?? CLI.executable)
+        process.arguments = program == nil ? arguments : Array(arguments.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: CLI.packageRoot)
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = server.display

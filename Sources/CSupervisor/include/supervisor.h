@@ -25,6 +25,12 @@
 pid_t overscroll_supervised_spawn(const char *file, char *const argv[], int stdout_fd, int stderr_fd,
                                   double stray_grace, double termination_grace);
 
+/// The first stopping signal (SIGTERM, SIGINT, SIGALRM, SIGXCPU, SIGPWR) that came
+/// between exec and `SignalHandling.installProcessDefaults`, or 0 (early_signals.c).
+int overscroll_early_stop_signal(void);
+/// Whether a SIGHUP came in that window.
+int overscroll_early_hangup(void);
+
 /// Test hook: the pids whose parent is `parent`, scanned from /proc. Returns how many were
 /// found (at most `capacity` are stored).
 int overscroll_children_of(pid_t parent, pid_t *pids, int capacity);

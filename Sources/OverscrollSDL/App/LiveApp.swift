@@ -31,7 +31,7 @@ public final class LiveApp {
     private var clock = LiveClock()
     private let notifier: SystemdNotifier
     private let metrics: MetricsWriter?
-    private let displayWatch: DisplayLossWatch
+    private let runWatch: RunWatch
     private var screen: ScreenFollower
     private let native: NativeDisplay
     /// When SDL last pumped the display's events (monotonic seconds).
@@ -47,7 +47,7 @@ public final class LiveApp {
     private var oldestArrival: Double?
 
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
-                warn: @escaping (String) -> Void) throws(LaunchError) {
+                warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
         try FontCheck.verify(settings.fontPath)
         let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live")
         let display: Display
@@ -69,7 +69,6 @@ public final class LiveApp {
             session = try Session(display: display, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
                                   report: report, warn: warn)
         } catch {
-            report?.discard()
             throw .display(error)
         }
         self.options = options
@@ -77,8 +76,7 @@ public final class LiveApp {
         notifier = SystemdNotifier(environment: options.environment)
         warn(Self.startLine(display))
         inputs.reserveCapacity(256)
-        nonisolated(unsafe) let sendableWarn = warn
-        metrics = options.metricsPath.map { MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, warn: { sendableWarn($0) }) }
+        metrics = options.metricsPath.map { MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, warn: { warn($0) }) }
         let native = NativeDisplay(window: display.window)
         self.native = native
         screen = ScreenFollower(native: native)
@@ -87,19 +85,7 @@ public final class LiveApp {
             event.type = SDL_USEREVENT.rawValue
             SDL_PushEvent(&event)
         }
-        let reportDirectory = options.reportDirectory
-        displayWatch = DisplayLossWatch(native: native, wake: wake) { [session, metrics] lost in
-            var line = lost
-            do {
-                try session.finish()
-                if let reportDirectory { line += "; report written to \(reportDirectory)" }
-            } catch {
-                line += "; \(error)"
-            }
-            metrics?.finish()
-            sendableWarn("\(line); exiting \(DisplayLossWatch.exitStatus) so the service manager can restart it")
-        }
-        session.displayWatch = displayWatch
+        runWatch = RunWatch(record: session.runRecord, metrics: metrics, native: native, log: { warn($0) }, wake: wake)
         if let load = options.reload { reload = ReloadSignal(load: load, wake: wake) }
     }
 
@@ -115,12 +101,15 @@ public final class LiveApp {
         var frame = 0
         var lastPresent: Double?
         metrics?.start()
-        displayWatch.start()
+        runWatch.start(native)
         while running {
             inputs.removeAll(keepingCapacity: true)
             oldestArrival = nil
             var slept = false
-            if let lost = displayWatch.lost { displayWatch.lose(lost) }
+            if let lost = runWatch.lost { runWatch.lose(lost) }
+            // SIGTERM and the other stopping signals (SignalHandling): their handler set
+            // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
+            if SignalHandling.stopRequested != nil { running = false }
             if let reload, reload.isPending, let settings = reload.take() { session.apply(settings, at: session.model.now, warn: warn) }
             if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
                 redrawUntil = MonotonicClock.now() + 0.5
@@ -134,10 +123,9 @@ public final class LiveApp {
                 if let due = session.model.nextTimer {
                     timeout = min(timeout, max(0, (clock.realTime(ofModel: due) - clock.now()) * 1000))
                 }
-                displayWatch.enterSDL()
                 let woken = SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0
-                displayWatch.leaveSDL()
-                if let lost = displayWatch.lost { displayWatch.lose(lost) }
+                if let lost = runWatch.lost { runWatch.lose(lost) }
+                if SignalHandling.stopRequested != nil { running = false }
                 if woken {
                     running = handle(event)
                 } else {
@@ -188,11 +176,17 @@ public final class LiveApp {
             nextDeadline = pace(after: nextDeadline, period: period)
         }
         notifier.stopping()
-        displayWatch.stop()
+        // The report and the metrics first, while RunWatch stands by: if anything after
+        // a stop signal hangs (stopping refresh work, joining the reload thread), it
+        // ends the process with the report already whole.
+        runWatch.loopFinishing()
+        var failure: String?
+        do { try session.runRecord.finish() } catch { failure = error.description }
+        metrics?.finish()
+        runWatch.loopFinished(status: failure == nil ? SignalHandling.liveExitStatus(SignalHandling.stopRequested) : 74)
+        try? session.finish()
         reload?.stop()
-        defer { metrics?.finish() }
-        do { try session.finish() } catch { return error.description }
-        return nil
+        return failure
     }
 
     /// The one line at start: what the operator needs to tell one deployment from another.

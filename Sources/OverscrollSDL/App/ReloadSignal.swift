@@ -42,6 +42,11 @@ final class ReloadSignal: Sendable {
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        // A SIGHUP that came while the window was opening (SignalHandling kept it): reload.
+        if SignalHandling.takeEarlyHangup() {
+            var byte: UInt8 = 1
+            _ = write(pipe.write, &byte, 1)
+        }
         let readEnd = pipe.read
         let started = JoinableThread { [self] in
             var byte: UInt8 = 0

@@ -97,7 +97,6 @@ public final class ReplayRunner {
             session = try Session(display: shown, settings: settings, inbox: RefreshInbox(), refreshPeriod: period,
                                   report: report, warn: warn)
         } catch {
-            report?.discard()
             trace?.discard()
             throw .display(error)
         }

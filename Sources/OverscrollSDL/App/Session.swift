@@ -13,21 +13,13 @@ final class Session {
     private(set) var settings: AppSettings
     /// Refresh sources replaced by a reload: work they still run is stopped at the end.
     private var retiredSources: [any RefreshSource] = []
-    /// Set in a live run: told when presenting, which a dead display can keep from returning.
-    var displayWatch: DisplayLossWatch?
     private(set) var model: OverscrollModel
     let translator = InputTranslator()
     /// Always on: every frame is timed by phase and judged against the refresh period.
     /// Before the first frame is recorded there is none yet: an empty one stands in.
-    var profiler: FrameProfiler { recording ?? FrameProfiler(refreshPeriod: refreshPeriod) }
-    /// The profiler, made when the first frame is recorded, after it is on screen: its
-    /// histograms are some 3 MB of counts set to zero, which the first frame does not need.
-    /// An optional mutated in place (`recording!.record`): a `lazy var` has no in-place
-    /// access, so each frame would copy the profiler out and back, and its histograms with it.
-    private var recording: FrameProfiler?
-    private let refreshPeriod: Double
-    /// Frame-timing report, when one was asked for.
-    let report: ReportWriter?
+    var profiler: FrameProfiler { runRecord.profiler }
+    /// The profiler and the report, which another thread may have to finish (`RunWatch`).
+    let runRecord: RunRecord
     /// Where refresh work reports back; drained into each frame's input.
     private let inbox: RefreshInbox
     /// This frame's picture and the last one's, rebuilt in place in turn (swapped, never
@@ -42,18 +34,26 @@ final class Session {
     /// With a rotation the list is drawn into this texture, then turned onto the window.
     private var rotated: (texture: OpaquePointer, width: Int32, height: Int32)?
 
+    /// Takes the report over: if the session cannot start, it discards the report's
+    /// frames.csv itself (the directory is not left looking like it holds a run).
     init(display: Display, settings: AppSettings, inbox: RefreshInbox, refreshPeriod: Double,
          report: ReportWriter?, warn: @escaping (String) -> Void) throws(SDLError) {
         self.display = display
-        self.report = report
+        let runRecord = RunRecord(report: report, refreshPeriod: refreshPeriod)
+        self.runRecord = runRecord
         self.inbox = inbox
-        self.refreshPeriod = refreshPeriod
         self.settings = settings
         let window = display.sizeInPoints
         let size = settings.rotation.logicalSize(width: window.width, height: window.height)
         let layout = ListLayout()
-        let text = try TextCache(display: display, fontPath: settings.fontPath,
+        let text: TextCache
+        do {
+            text = try TextCache(display: display, fontPath: settings.fontPath,
                                  pointSize: layout.fontSize, scale: display.pixelScale)
+        } catch {
+            runRecord.discard()
+            throw error
+        }
         painter = Painter(display: display, text: text, scale: display.pixelScale)
         sound = FeedbackSound(enabled: settings.sound, warn: warn)
         log = warn
@@ -94,9 +94,7 @@ final class Session {
         let updateDone = MonotonicClock.now()
         let painted = render()
         let renderDone = MonotonicClock.now()
-        displayWatch?.enterSDL()
         painter.present(painted)
-        displayWatch?.leaveSDL()
         let presentDone = MonotonicClock.now()
         return FrameTiming(
             frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
@@ -118,9 +116,7 @@ final class Session {
 
     /// Record a finished frame: profiler always, report when asked for.
     func record(_ timing: FrameTiming) {
-        if recording == nil { recording = FrameProfiler(refreshPeriod: refreshPeriod) }
-        let verdict = recording!.record(timing)
-        report?.append(timing, verdict, model: model)
+        Self.inPlace(&model) { runRecord.record(timing, model: $0) }
     }
 
     /// Stop refresh work still running (a command would outlive us otherwise), then write
@@ -129,7 +125,7 @@ final class Session {
         settings.refreshSource.cancelAll()
         for source in retiredSources { source.cancelAll() }
         sound.finish()
-        try report?.finish(profiler: profiler)
+        try runRecord.finish()
     }
 
     /// New settings while running (a reload): timers, threshold and timeouts, the refresh
