@@ -13,8 +13,13 @@ public enum ContentFile {
     /// are cut, and a final row says so — a huge file must not exhaust the kiosk's memory.
     public static func rows(fromFile path: String, maxRows: Int = 5000,
                             maxBytes: Int = 16 << 20) throws(ContentFileError) -> [String] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ContentFileError(path: path, reason: .unreadable(errno: errno)) }
+        // Without blocking: a FIFO would hold the start (or a reload) until a writer came.
+        let fd: Int32
+        do {
+            fd = try InputOpening.open(path, what: "content file", fix: "pass --content with a readable UTF-8 text file")
+        } catch {
+            throw ContentFileError(path: path, reason: error.code.map { .unreadable(errno: $0) } ?? .refused(error.message))
+        }
         defer { close(fd) }
 
         var collector = RowCollector(source: "file", maxRows: maxRows, maxBytes: maxBytes)
@@ -43,6 +48,8 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
         case unreadable(errno: Int32)
         /// The file holds no non-empty line.
         case empty
+        /// Not a regular file (a FIFO, a device…): the whole line, in `InputOpening`'s words.
+        case refused(String)
     }
 
     public var path: String
@@ -58,6 +65,8 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let code):
             "content file '\(TextLines.cut(path))' cannot be read: \(String(cString: strerror(code))); "
                 + "pass --content with a readable UTF-8 text file"
+        case .refused(let line):
+            line
         case .empty:
             "content file '\(TextLines.cut(path))' has no rows; pass --content with a UTF-8 text file "
                 + "that has at least one non-empty line"
