@@ -51,10 +51,7 @@ extension ReportSummary {
                 ? "it has frames.csv but no summary.json (the run did not finish)"
                 : "it has no summary.json")
         }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .unreadable(path: path, reason: FileErrors.reason(error))
-        }
+        let data = try readSummary(path)
         // The version first, read on its own: a newer format is "incompatible", not "corrupt".
         let version: Int
         do { version = try JSONDecoder().decode(FormatVersionProbe.self, from: data).version } catch let error as FormatVersionProbe.Missing {
@@ -65,11 +62,48 @@ extension ReportSummary {
         guard version == formatVersion else {
             throw .incompatible(path: path, found: version, supported: formatVersion)
         }
-        do { return try JSONDecoder().decode(ReportSummary.self, from: data) } catch let error as DecodingError {
+        let summary: ReportSummary
+        do { summary = try JSONDecoder().decode(ReportSummary.self, from: data) } catch let error as DecodingError {
             throw .corrupt(path: path, detail: Self.describe(error))
         } catch {
             throw .corrupt(path: path, detail: "\(error)")
         }
+        if let problem = summary.inconsistency { throw .corrupt(path: path, detail: problem) }
+        return summary
+    }
+
+    /// A summary.json is a few kilobytes; anything past this is not one, and is refused
+    /// before it is read (a 200 MB file once took 607 MB to load).
+    public static let maxFileBytes = 4 << 20
+
+    /// The file's bytes, opened without blocking (a FIFO named summary.json is refused in
+    /// words, not waited on or called "permission denied") and refused past `maxFileBytes`.
+    private static func readSummary(_ path: String) throws(ReportLoadError) -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: FileErrors.posix(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: FileErrors.posix(errno)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFIFO: throw .unreadable(path: path, reason: "it is a FIFO (named pipe), not a file")
+        case S_IFDIR: throw .unreadable(path: path, reason: "it is a directory, not a file")
+        default: throw .unreadable(path: path, reason: "it is a device or socket, not a file")
+        }
+        guard Int(info.st_size) <= maxFileBytes else {
+            throw .corrupt(path: path, detail: "\(Int(info.st_size) >> 20) MiB, far more than a summary holds (at most \(maxFileBytes >> 20) MiB)")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw .unreadable(path: path, reason: FileErrors.posix(errno)) }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= maxFileBytes else { throw .corrupt(path: path, detail: "it grew past \(maxFileBytes >> 20) MiB while being read") }
+        return Data(bytes[..<count])
     }
 
     private static func describe(_ error: DecodingError) -> String {
@@ -124,5 +158,5 @@ public enum FileErrors {
         return "\(error)"
     }
 
-    static func posix(_ code: Int32) -> String { String(cString: strerror(code)) }
+    public static func posix(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import FrameReports
 import Glibc
 import OverscrollKit
 import OverscrollSDL
@@ -59,7 +60,7 @@ struct Overscroll: ParsableCommand {
             var live = LiveApp.Options()
             live.kiosk = isKiosk
             live.environment = ProcessInfo.processInfo.environment
-            live.reportDirectory = resolved.text(.report)
+            live.reportDirectory = try reportDirectory(resolved, file: file)
             live.programVersion = Version.string
             if resolved.bool(.verbose) { live.verbose = warn }
             live.followScreen = options.fullscreen
@@ -71,13 +72,31 @@ struct Overscroll: ParsableCommand {
             }
             resolved.describe(liveApp.display)
             if let reportError = liveApp.run() { throw Failure(reportError, code: ExitStatus.writeFailed.rawValue) }
+            // SIGTERM and SIGINT end a window as it is meant to end (0); another stopping
+            // signal (SIGALRM, SIGXCPU, SIGPWR) is told apart by its status.
+            let status = SignalHandling.liveExitStatus(SignalHandling.stopRequested)
+            if status != 0, let signal = SignalHandling.stopRequested {
+                throw Failure("stopped by \(SignalHandling.name(signal)); the report is written", code: status)
+            }
         } catch let failure as Failure {
             fail(failure)
         }
     }
 
+    /// `--report DIR` is one run into a new or empty directory; `report` in a config file
+    /// is a service's: each run gets a subdirectory named by its start time, the newest
+    /// `report-keep` kept, so a restart never finds its directory taken.
+    private func reportDirectory(_ resolved: ResolvedSettings, file: ConfigFile?) throws(Failure) -> String? {
+        guard let directory = resolved.text(.report) else { return nil }
+        guard settings.report == nil, file?.values[.report] != nil else { return directory }
+        let keep = Int(resolved.number(.reportKeep) ?? 10)
+        do { return try ReportRuns.newRun(in: directory, keep: keep, startTime: Date().timeIntervalSince1970) } catch {
+            throw Failure(error.description, code: ExitStatus.cannotCreate.rawValue)
+        }
+    }
+
     static func main() {
-        // Before anything else: SIGPIPE/SIGUSR1 ignored, SIGABRT/SIGQUIT end at once.
+        // Before anything else: fds 0-2 open, every signal's disposition set (see the table).
         SignalHandling.installProcessDefaults()
         do {
             var command = try parseAsRoot()

@@ -23,6 +23,7 @@ enum Setting: String, CaseIterable {
     case statusText = "status-text"
     case size
     case report
+    case reportKeep = "report-keep"
     case renderer
     case verbose
     case fullscreen
@@ -124,6 +125,10 @@ enum Setting: String, CaseIterable {
             Spec(kind: .path, source: .shared(.option(\.report)),
                  meaning: "Write a frame-timing report into this new or empty directory (a live run on quit, SIGINT or SIGTERM; frames.csv streams as it runs)",
                  defaultText: "none", valueName: "dir", example: "out/run1")
+        case .reportKeep:
+            Spec(kind: .positiveNumber, source: .shared(.option(\.reportKeep)),
+                 meaning: "With `report` set in a config file (a service), each run writes into a subdirectory of it named by its start time; keep this many, newest first",
+                 defaultValue: .number(10), valueName: "n", example: "30")
         case .renderer:
             Spec(kind: .choice(RendererChoice.allCases.map(\.rawValue)), source: .shared(.option(\.renderer)),
                  meaning: "Draw with the CPU into the window surface, with the GPU, or auto: the GPU only where OpenGL is not a software rasterizer",

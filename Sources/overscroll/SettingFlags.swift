@@ -24,6 +24,7 @@ struct SettingFlags: ParsableArguments {
     @Option(help: Setting.statusText.help) var statusText: String?
     @Option(help: Setting.size.help) var size: String?
     @Option(help: Setting.report.help) var report: String?
+    @Option(parsing: .unconditional, help: Setting.reportKeep.help) var reportKeep: String?
     @Option(help: Setting.renderer.help) var renderer: String?
     @Flag(help: Setting.verbose.help) var verbose = false
     @Option(parsing: .unconditional, help: Setting.refreshEvery.help) var refreshEvery: String?
