@@ -3,7 +3,7 @@
 /// - lines are `LineSplitter`'s: LF, CRLF or a lone CR end one; a leading BOM is dropped;
 /// - empty lines are skipped (a list row needs text); whitespace-only lines are kept;
 /// - bytes that are not UTF-8, and NUL, show as U+FFFD (decoded per line: the rest of the
-///   row is intact);
+///   row is intact); a row holds at most what a row can show (`RowText`);
 /// - past `maxRows` rows or `maxBytes` bytes it stops taking input, and the last of the
 ///   `maxRows` rows says what was cut: the result never has more than `maxRows` rows, so it
 ///   fits a list capped at the same number. A line the byte limit cut through is kept,
@@ -76,7 +76,7 @@ public struct RowCollector: Sendable {
         // Up to `maxRows` are kept, so exactly `maxRows` is not a cut; one more line proves
         // there is more.
         guard rows.count < maxRows else { cut = .rows(maxRows); return false }
-        rows.append(TextLines.display(bytes))
+        rows.append(RowText.make(bytes))
         return true
     }
 
