@@ -19,7 +19,7 @@ public enum ReportRuns {
         let base = runName(startTime)
         for attempt in 1...100 {
             let name = attempt == 1 ? base : "\(base)-\(attempt)"
-            let path = join(directory, name)
+            let path = ReportWriter.path(directory, name)
             if mkdir(path, 0o755) == 0 { return path }
             let code = errno
             guard code == EEXIST else {
@@ -57,11 +57,11 @@ public enum ReportRuns {
         // Names sort as times; a "-2" for the same second sorts after its first.
         let runs = names.filter(isRunName).sorted { order($0) < order($1) }
         for name in runs.dropLast(keeping) {
-            let run = join(directory, name)
+            let run = ReportWriter.path(directory, name)
             guard let files = try? fm.contentsOfDirectory(atPath: run) else { continue }
             // Only what a report writes (and its temporary files); anything else stays.
             for file in files where ReportWriter.runFiles.contains(file) || ReportWriter.runFiles.contains(where: { file == $0 + ".tmp" }) {
-                unlink(join(run, file))
+                unlink(ReportWriter.path(run, file))
             }
             rmdir(run)
         }
@@ -70,10 +70,6 @@ public enum ReportRuns {
     private static func order(_ name: String) -> (String, Int) {
         let base = String(name.prefix(20))
         return (base, Int(name.dropFirst(21)) ?? 1)
-    }
-
-    private static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     private static func shown(_ path: String) -> String { OutsideText.escaped(TextLines.cut(path)) }
