@@ -22,12 +22,14 @@ struct ProcessHygieneTests {
 
     @Test func aDetachedGrandchildIsEndedOnTimeoutToo() throws {
         let marker = uniqueSleep()
-        let source = CommandRefreshSource(arguments: ["sh", "-c", "setsid sleep \(marker) & sleep 30"], timeout: 0.3)
+        // 1.5 s, not less: the look at /proc below must see the sleep before the timeout ends
+        // it, and on a loaded machine (CI beside other builds) 300 ms was not always enough.
+        let source = CommandRefreshSource(arguments: ["sh", "-c", "setsid sleep \(marker) & sleep 30"], timeout: 1.5)
         let inbox = RefreshInbox()
         source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
         #expect(poll { !processes(withArgument: marker).isEmpty }, "the detached sleep never started")
         let completion = waitFor(inbox)
-        #expect(completion?.result == .failure("'sh' timed out after 300 ms"))
+        #expect(completion?.result == .failure("'sh' timed out after \(DurationFormat.describe(1.5))"))
         #expect(poll { processes(withArgument: marker).isEmpty })
     }
 
