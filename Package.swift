@@ -33,6 +33,11 @@ let package = Package(
         // the copy SDL loaded; only its headers (libx11-dev, libxext-dev, which
         // libsdl2-dev brings) are needed to build.
         .target(name: "CXShm"),
+        // Frames on a Wayland surface from wl_shm buffers of our own (the CPU path on
+        // Wayland): C, for libwayland-client's varargs requests and listener tables. It is
+        // looked up in the copy SDL loaded; only its headers (libwayland-dev, which
+        // libsdl2-dev brings) are needed to build.
+        .target(name: "CWayland"),
         // The model, pure Swift: physics, scroll view, refresh state machine, scene (the draw
         // list), gesture scripts and the trace format, the per-frame profiler core. No SDL,
         // no files, no threads, no processes.
@@ -48,7 +53,7 @@ let package = Package(
         .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor"]),
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
-        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "OverscrollKit", "FrameReports", "RowSources"]),
+        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "OverscrollKit", "FrameReports", "RowSources"]),
         // The command line.
         .executableTarget(
             name: "overscroll",

@@ -57,4 +57,13 @@ static inline unsigned long CSDL_X11Window(SDL_Window *window) {
     if (!SDL_GetWindowWMInfo(window, (struct SDL_SysWMinfo *)&info) || info.subsystem != CSDL_SYSWM_X11) return 0;
     return info.info.native.window;
 }
+
+// The Wayland window's wl_surface (NULL on other drivers), for the CPU path's own buffers.
+static inline void *CSDL_WaylandSurface(SDL_Window *window) {
+    CSDL_WMInfo info;
+    SDL_memset(&info, 0, sizeof info);
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(window, (struct SDL_SysWMinfo *)&info) || info.subsystem != CSDL_SYSWM_WAYLAND) return NULL;
+    return (void *)info.info.native.window;
+}
 #endif

@@ -107,6 +107,7 @@ public final class LiveApp {
             oldestArrival = nil
             var slept = false
             if let lost = runWatch.lost { runWatch.lose(lost) }
+            if session.display.connectionBroken { runWatch.lose("connection closed") }
             // SIGTERM and the other stopping signals (SignalHandling): their handler set
             // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
             if SignalHandling.stopRequested != nil { running = false }
@@ -175,6 +176,8 @@ public final class LiveApp {
             frame += 1
             nextDeadline = pace(after: nextDeadline, period: period)
         }
+        // SDL ends the loop with SDL_QUIT when it finds the Wayland connection dead.
+        if let lost = runWatch.lost ?? (native.connectionBroken ? "connection closed" : nil) { runWatch.lose(lost) }
         notifier.stopping()
         // The report and the metrics first, while RunWatch stands by: if anything after
         // a stop signal hangs (stopping refresh work, joining the reload thread), it

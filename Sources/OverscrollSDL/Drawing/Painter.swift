@@ -113,7 +113,7 @@ public final class Painter {
     /// Draws what differs from `previous`, the scene drawn last frame (nil: everything).
     /// Returns what to present (`present`).
     public func draw(_ scene: Scene, since previous: Scene?) -> Painted {
-        canvas = direct && display.path == .cpu ? WindowCanvas(window: display.window) : nil
+        canvas = direct && display.path == .cpu ? display.windowCanvas() : nil
         if let c = canvas, c.pixelFormat != rowImages.format { canvas = nil }
         if invalid || canvas == nil { lines.valid = false }
         if invalid { ringOnScreen = false }

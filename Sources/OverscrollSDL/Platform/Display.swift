@@ -62,6 +62,9 @@ public final class Display {
     public private(set) var pathReason: String
     /// The list's ring (`ListRing`), where the display can show one; the painter takes it.
     private(set) var listRing: (any ListRing)?
+    /// On Wayland's CPU path: the surface frames are drawn into and the wl_shm buffers
+    /// that show them (SDL has no window surface there without OpenGL).
+    private var wayland: WaylandSurface?
 
     public init(_ options: Options) throws(SDLError) {
         // SDL turns SIGINT/SIGTERM into SDL_QUIT, which is how `systemctl stop` ends us; a
@@ -139,7 +142,7 @@ public final class Display {
         let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
         if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
         defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
-        let made: (renderer: OpaquePointer, path: RenderPath, reason: String)
+        let made: RenderPath.Made
         do { made = try RenderPath.createRenderer(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
             SDL_DestroyWindow(window)
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
@@ -147,6 +150,7 @@ public final class Display {
         }
         let renderer = made.renderer
         path = made.path
+        wayland = made.wayland
         var outputW: Int32 = 0, outputH: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
         do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
@@ -180,6 +184,8 @@ public final class Display {
         // The ring detaches from the X server through SDL's connection: before SDL closes it.
         listRing = nil
         SDL_DestroyRenderer(renderer)
+        // Its buffers go before SDL closes the connection; the renderer drew into it.
+        wayland = nil
         SDL_DestroyWindow(window)
         SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
     }
@@ -198,6 +204,7 @@ public final class Display {
             SDL_RenderPresent(renderer)
         case .cpu:
             SDL_RenderFlush(renderer)
+            if let wayland { return wayland.present(rects) }
             if let rects, !rects.isEmpty {
                 SDL_UpdateWindowSurfaceRects(window, rects, Int32(rects.count))
             } else if rects == nil {
@@ -205,6 +212,18 @@ public final class Display {
             }
         }
     }
+
+    /// The window's pixels where the CPU path draws them: SDL's window surface, or on
+    /// Wayland ours (as large as the window now). Nil where they are not 32-bit pixels.
+    func windowCanvas() -> WindowCanvas? {
+        guard let wayland else { return WindowCanvas(window: window) }
+        wayland.follow(renderer)
+        return WindowCanvas(surface: wayland.surface)
+    }
+
+    /// Whether the display's connection is gone (Wayland: the compositor hung up or
+    /// refused a request of ours), as the CPU path's present found.
+    var connectionBroken: Bool { wayland?.broken ?? false }
 
     /// The window's size in points (layout units).
     public var sizeInPoints: (width: Double, height: Double) {
@@ -245,6 +264,7 @@ public final class Display {
 
     /// The render output's size in pixels.
     public var sizeInPixels: (width: Int, height: Int) {
+        wayland?.follow(renderer)
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &w, &h)
         return (Int(w), Int(h))

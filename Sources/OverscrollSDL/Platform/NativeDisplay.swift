@@ -69,6 +69,15 @@ struct NativeDisplay {
         return poll(&fd, 1, 0) != 0
     }
 
+    /// Whether the Wayland connection has failed (the compositor hung up, or refused a
+    /// request): SDL then turns its next pump into SDL_QUIT, which must not pass for a stop.
+    /// Always false on X11, whose loss Xlib reports itself (`onXConnectionLost`).
+    var connectionBroken: Bool {
+        guard kind == .wayland, let connection else { return false }
+        typealias GetError = @convention(c) (OpaquePointer?) -> Int32
+        return (Self.symbol("libwayland-client.so.0", "wl_display_get_error", as: GetError.self)?(connection) ?? 0) != 0
+    }
+
     /// Replaces Xlib's fatal I/O error handler (which prints and exits 1) with `handler`,
     /// which must not return.
     func onXConnectionLost(_ handler: @convention(c) (OpaquePointer?) -> Int32) {

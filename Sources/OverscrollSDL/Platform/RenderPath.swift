@@ -21,14 +21,30 @@ public enum RenderPath: String, Sendable {
     case cpu
     case gpu
 
+    /// What `createRenderer` made: the renderer, its path and why, and on Wayland's CPU
+    /// path the surface it draws into (`WaylandSurface`).
+    struct Made {
+        var renderer: OpaquePointer
+        var path: RenderPath
+        var reason: String
+        var wayland: WaylandSurface? = nil
+    }
+
     /// The renderer for `window` on the path `choice` leads to, and why that path.
     static func createRenderer(for window: OpaquePointer, choice: RendererChoice, videoDriver: String,
-                               vsync: Bool) throws(SDLError) -> (renderer: OpaquePointer, path: RenderPath, reason: String) {
+                               vsync: Bool) throws(SDLError) -> Made {
         let forced = SDL_GetHint(SDL_HINT_RENDER_DRIVER).map { String(cString: $0) }
+        var why = ""
         switch choice {
         case .cpu:
+            if videoDriver == "wayland" {
+                guard let made = wayland(window, reason: "asked for (--renderer cpu)", why: &why) else {
+                    throw SDLError(message: "cannot draw into wl_shm buffers on Wayland (--renderer cpu): \(why); try --renderer gpu")
+                }
+                return made
+            }
             guard let renderer = software(window) else { throw SDLError("cannot draw into the window surface (--renderer cpu); try --renderer gpu") }
-            return (renderer, .cpu, "asked for (--renderer cpu)")
+            return Made(renderer: renderer, path: .cpu, reason: "asked for (--renderer cpu)")
         case .gpu:
             guard let renderer = accelerated(window, vsync: vsync) else { throw SDLError("cannot create a renderer") }
             return finish(renderer, reason: "asked for (--renderer gpu)")
@@ -37,25 +53,41 @@ public enum RenderPath: String, Sendable {
         }
         if let forced, !forced.isEmpty {
             // SDL_RENDER_DRIVER names a renderer: take it as the user's choice.
+            if forced.lowercased() == "software", videoDriver == "wayland",
+               let made = wayland(window, reason: "SDL_RENDER_DRIVER=\(forced)", why: &why) { return made }
             let renderer = forced.lowercased() == "software" ? software(window) : accelerated(window, vsync: vsync)
             guard let renderer else { throw SDLError("cannot create the '\(forced)' renderer SDL_RENDER_DRIVER asks for") }
             return finish(renderer, reason: "SDL_RENDER_DRIVER=\(forced)")
         }
         switch videoDriver {
         case "offscreen", "dummy":
-            if let renderer = software(window) { return (renderer, .cpu, "no display hardware (\(videoDriver) driver)") }
-        case "x11":
-            // Without a DRI device Mesa can only rasterize in software: do not even load it.
-            guard hasDRIDevice() else {
-                if let renderer = software(window) { return (renderer, .cpu, "X11 without a DRI device: OpenGL would be a software rasterizer") }
+            if let renderer = software(window) { return Made(renderer: renderer, path: .cpu, reason: "no display hardware (\(videoDriver) driver)") }
+        case "wayland":
+            // Without a render node Mesa's EGL can only rasterize in software: do not load it.
+            guard hasDRIDevice(renderNodeOnly: true) else {
+                if let made = wayland(window, reason: "Wayland without a DRM render node: OpenGL would be a software rasterizer", why: &why) { return made }
                 break
             }
             guard let renderer = accelerated(window, vsync: vsync) else { break }
             let name = glRendererName()
-            let lower = name.lowercased()
-            if ["llvmpipe", "softpipe", "swrast", "software rasterizer"].contains(where: lower.contains) {
+            if isSoftwareRasterizer(name) {
                 SDL_DestroyRenderer(renderer)
-                if let cpu = software(window) { return (cpu, .cpu, "OpenGL is \(name), a software rasterizer") }
+                if let made = wayland(window, reason: "OpenGL is \(name), a software rasterizer", why: &why) { return made }
+                guard let again = accelerated(window, vsync: vsync) else { break }
+                return finish(again, reason: "OpenGL is \(name), but wl_shm buffers are unavailable (\(why))")
+            }
+            return finish(renderer, reason: "OpenGL on \(name)")
+        case "x11":
+            // Without a DRI device Mesa can only rasterize in software: do not even load it.
+            guard hasDRIDevice() else {
+                if let renderer = software(window) { return Made(renderer: renderer, path: .cpu, reason: "X11 without a DRI device: OpenGL would be a software rasterizer") }
+                break
+            }
+            guard let renderer = accelerated(window, vsync: vsync) else { break }
+            let name = glRendererName()
+            if isSoftwareRasterizer(name) {
+                SDL_DestroyRenderer(renderer)
+                if let cpu = software(window) { return Made(renderer: cpu, path: .cpu, reason: "OpenGL is \(name), a software rasterizer") }
                 guard let again = accelerated(window, vsync: vsync) else { break }
                 return finish(again, reason: "OpenGL is \(name), but the window surface is unavailable")
             }
@@ -63,17 +95,39 @@ public enum RenderPath: String, Sendable {
         default:
             break
         }
-        // Wayland and KMSDRM show frames through the GPU anyway: use it to draw.
+        // KMSDRM shows frames through the GPU anyway: use it to draw.
         guard let renderer = accelerated(window, vsync: vsync) ?? software(window) else { throw SDLError("cannot create a renderer") }
         return finish(renderer, reason: "\(videoDriver) shows frames through the GPU")
     }
 
     /// The path a renderer actually is: SDL may fall back to its software renderer.
-    private static func finish(_ renderer: OpaquePointer, reason: String) -> (renderer: OpaquePointer, path: RenderPath, reason: String) {
+    private static func finish(_ renderer: OpaquePointer, reason: String) -> Made {
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(renderer, &info)
         let name = info.name.map { String(cString: $0) } ?? ""
-        return (renderer, name == "software" ? .cpu : .gpu, reason)
+        return Made(renderer: renderer, path: name == "software" ? .cpu : .gpu, reason: reason)
+    }
+
+    /// The CPU path on Wayland: SDL's software renderer drawing into a surface of ours,
+    /// shown through wl_shm buffers (`WaylandSurface`); nil, with `why`, where it cannot be.
+    private static func wayland(_ window: OpaquePointer, reason: String, why: inout String) -> Made? {
+        guard let surface = WaylandSurface(window: window, why: &why) else { return nil }
+        guard let renderer = SDL_CreateSoftwareRenderer(surface.surface) else {
+            why = "SDL's software renderer refused the surface"
+            return nil
+        }
+        // SDL 2.26's Wayland driver gives every window an EGL surface (it loads OpenGL
+        // even when not asked to; without it the window is refused), which starts Mesa's
+        // llvmpipe: its threads, libGL, libEGL and swrast. Nothing here draws with it, so
+        // it is let go at once; libLLVM alone stays mapped (it cannot be unloaded).
+        SDL_GL_UnloadLibrary()
+        return Made(renderer: renderer, path: .cpu,
+                    reason: reason + "; frames are drawn by the CPU and shown through wl_shm buffers", wayland: surface)
+    }
+
+    private static func isSoftwareRasterizer(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["llvmpipe", "softpipe", "swrast", "software rasterizer"].contains(where: lower.contains)
     }
 
     /// SDL's software renderer on the window surface (with framebuffer acceleration off,
@@ -103,13 +157,14 @@ public enum RenderPath: String, Sendable {
         return getString(glRenderer).map { String(cString: $0) } ?? "unknown"
     }
 
-    /// Whether /dev/dri has a device node: without one there is no GPU to draw with.
-    private static func hasDRIDevice() -> Bool {
+    /// Whether /dev/dri has a device node (a render node, `renderNodeOnly`): without one
+    /// there is no GPU to draw with.
+    private static func hasDRIDevice(renderNodeOnly: Bool = false) -> Bool {
         guard let directory = opendir("/dev/dri") else { return false }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("renderD") || name.hasPrefix("card") { return true }
+            if name.hasPrefix("renderD") || (!renderNodeOnly && name.hasPrefix("card")) { return true }
         }
         return false
     }

@@ -1,0 +1,49 @@
+#ifndef OVERSCROLL_WLSHM_H
+#define OVERSCROLL_WLSHM_H
+#include <stdint.h>
+
+// Frames shown on a Wayland surface from buffers in memory shared with the compositor
+// (wl_shm), without OpenGL: the CPU path's counterpart of X11's MIT-SHM. libwayland-client's
+// functions and interfaces are looked up in the copy SDL already loaded, so nothing is
+// linked and a machine that never opens a Wayland display never loads it.
+//
+// Our requests and the compositor's answers to them travel on an event queue of our own,
+// so SDL's event pump never runs our callbacks and we never run SDL's.
+typedef struct ovs_wl_shm ovs_wl_shm;
+
+// Buffers for `surface` (SDL's wl_surface) on `display` (SDL's wl_display). NULL when
+// they cannot be had (libwayland-client not loaded, no wl_shm, no XRGB8888); then `why`
+// says why.
+ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_size);
+
+// A buffer `width` x `height` (XRGB8888, little-endian 0xXXRRGGBB) the compositor is not
+// reading: one released, else a new one while there are fewer than `ovs_wl_shm_most`,
+// else the first released within `timeout_ms`. Buffers of another size are dropped.
+// Its pixels, `*stride` pixels from one row to the next, and `*index` (which buffer, for
+// the caller's record of what each holds; `*fresh` is 1 when its pixels are new and
+// undefined). NULL on a broken connection or when none came free in time.
+uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *shm, int width, int height, int timeout_ms,
+                             int *stride, int *index, int *fresh);
+enum { ovs_wl_shm_most = 3 };
+
+// Marks a rectangle of the acquired buffer as changed since the frame shown before it.
+void ovs_wl_shm_damage(ovs_wl_shm *shm, int x, int y, int width, int height);
+
+// Attaches the acquired buffer, asks for a frame callback, commits and flushes: one
+// commit a frame. 0, or -1 on a broken connection.
+int ovs_wl_shm_commit(ovs_wl_shm *shm);
+
+// Waits until the compositor says the last commit is a good time to draw the next
+// (wl_surface.frame), at most `timeout_ms`: 1 when it did (or nothing is awaited),
+// 0 on timeout (a hidden window gets no callbacks), -1 on a broken connection.
+int ovs_wl_shm_wait_frame(ovs_wl_shm *shm, int timeout_ms);
+
+// Whether the connection to the compositor is broken (it died, or a protocol error).
+int ovs_wl_shm_broken(const ovs_wl_shm *shm);
+
+// How many buffers exist now, and how many the compositor has released so far (tests).
+int ovs_wl_shm_buffers(const ovs_wl_shm *shm);
+long ovs_wl_shm_releases(const ovs_wl_shm *shm);
+
+void ovs_wl_shm_destroy(ovs_wl_shm *shm);
+#endif

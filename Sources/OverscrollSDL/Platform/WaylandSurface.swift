@@ -1,0 +1,170 @@
+import CSDL
+import CWayland
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The CPU path's window pixels under Wayland. SDL 2.26 has no window surface there
+/// without OpenGL, so the software renderer and the painter draw into a surface of ours in
+/// plain memory (`surface`), as they draw into SDL's window surface on X11; a present
+/// copies the rectangles that changed into a wl_shm buffer the compositor is not reading
+/// (`CWayland`), damages only those, and commits once, after the compositor's frame
+/// callback for the frame before.
+///
+/// Why a copy and not the X11 ring's trick (a buffer taller than the window shown from
+/// another row through wp_viewporter): the compositor composites the whole window after a
+/// scroll either way, a surface can carry one viewport (SDL's own, when it scales a
+/// fullscreen mode), and the copy of a 720×1280 window is about as much work as the
+/// X server's own XShmPutImage copy on X11; `script/bench-wayland` compares the two.
+final class WaylandSurface {
+    /// Where the frame is drawn: as large as the window in pixels, whose size it follows
+    /// (`follow`) inside memory reserved for the largest the screen allows.
+    let surface: UnsafeMutablePointer<SDL_Surface>
+    private let shm: OpaquePointer
+    private let window: OpaquePointer
+    private let memory: UnsafeMutableRawPointer
+    private let capacity: Int
+    /// For each buffer, the rectangles changed since it was last shown: a buffer brought
+    /// up to date gets only those.
+    private var stale: [[SDL_Rect]]
+    private var changed: [SDL_Rect] = []
+    /// The compositor answered a request with an error or hung up.
+    private(set) var broken = false
+
+    /// Buffers for `window`, a Wayland window; nil with the reason in `why` elsewhere, or
+    /// where the compositor offers no shared memory SDL's pixels fit.
+    init?(window: OpaquePointer, why: inout String) {
+        var subsystem: Int32 = 0
+        var connection: UnsafeMutableRawPointer?
+        guard CSDL_NativeConnection(window, &subsystem, &connection) != 0, subsystem == CSDL_SYSWM_WAYLAND,
+              let connection, let wlSurface = CSDL_WaylandSurface(window) else {
+            why = "not a Wayland window"
+            return nil
+        }
+        var reason = [CChar](repeating: 0, count: 160)
+        guard let shm = ovs_wl_shm_create(connection, wlSurface, &reason, Int32(reason.count)) else {
+            why = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return nil
+        }
+        // Room for the window at the screen's size in either orientation: the renderer
+        // drawing here lives as long as the window, its textures with it, so the surface
+        // is resized in place. Pages never written are never resident.
+        var bounds = SDL_Rect()
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSizeInPixels(window, &w, &h)
+        var side = max(Int(w), Int(h), 1)
+        if SDL_GetDisplayBounds(max(0, SDL_GetWindowDisplayIndex(window)), &bounds) == 0 {
+            side = max(side, Int(bounds.w), Int(bounds.h))
+        }
+        // Two pixel units per point at most (HiDPI), as the window's size in pixels allows.
+        capacity = side * side * 4 * 4
+        let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapped, mapped != MAP_FAILED,
+              let made = SDL_CreateRGBSurfaceWithFormatFrom(mapped, max(1, w), max(1, h), 32, max(1, w) * 4,
+                                                            SDL_PIXELFORMAT_RGB888.rawValue) else {
+            if let mapped, mapped != MAP_FAILED { munmap(mapped, capacity) }
+            ovs_wl_shm_destroy(shm)
+            why = "no memory for the window's pixels"
+            return nil
+        }
+        memory = mapped
+        surface = made
+        self.shm = shm
+        self.window = window
+        stale = Array(repeating: [], count: Int(ovs_wl_shm_most))
+        for i in stale.indices { stale[i].reserveCapacity(16) }
+        changed.reserveCapacity(16)
+    }
+
+    deinit {
+        ovs_wl_shm_destroy(shm)
+        SDL_FreeSurface(surface)
+        munmap(memory, capacity)
+    }
+
+    /// Makes the surface as large as the window in pixels (the compositor resizes a
+    /// kiosk's window to its output); its pixels are then undefined and the caller draws
+    /// them all (a resize repaints everything). `renderer` draws into the surface.
+    /// Returns whether the size changed.
+    @discardableResult
+    func follow(_ renderer: OpaquePointer?) -> Bool {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSizeInPixels(window, &w, &h)
+        w = max(1, w)
+        h = max(1, h)
+        // Memory is reserved for the screen; a window larger than that is shown cut.
+        while Int(w) * Int(h) * 4 > capacity { (w, h) = (max(1, w / 2), max(1, h / 2)) }
+        guard w != surface.pointee.w || h != surface.pointee.h else { return false }
+        surface.pointee.w = w
+        surface.pointee.h = h
+        surface.pointee.pitch = w * 4
+        SDL_SetClipRect(surface, nil)
+        // The renderer's viewport is the surface's size when it is reset.
+        if let renderer { SDL_RenderSetViewport(renderer, nil) }
+        return true
+    }
+
+    /// Shows the frame: `rects` (pixels) changed since the last present; nil, all of it.
+    func present(_ rects: [SDL_Rect]?) {
+        guard !broken else { return }
+        let width = surface.pointee.w, height = surface.pointee.h
+        var window = SDL_Rect(x: 0, y: 0, w: width, h: height)
+        changed.removeAll(keepingCapacity: true)
+        if let rects {
+            for var rect in rects {
+                var shown = SDL_Rect()
+                if SDL_IntersectRect(&rect, &window, &shown) == SDL_TRUE { changed.append(shown) }
+            }
+        } else {
+            changed.append(window)
+        }
+        guard !changed.isEmpty else { return }
+        for i in stale.indices { Self.add(changed, to: &stale[i], bounds: window) }
+        // Paced by the compositor: draw the next frame when it has shown the last. A
+        // window it does not show gets no callbacks: then on after a few frames' time.
+        if ovs_wl_shm_wait_frame(shm, 100) < 0 { return lose() }
+        var stride: Int32 = 0, index: Int32 = 0, fresh: Int32 = 0
+        guard let pixels = ovs_wl_shm_acquire(shm, width, height, 100, &stride, &index, &fresh) else {
+            // None came free in time: the frame is skipped, every buffer remembers it.
+            if ovs_wl_shm_broken(shm) != 0 { lose() }
+            return
+        }
+        let buffer = Int(index)
+        if fresh != 0 { stale[buffer] = [window] }
+        let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
+        for rect in stale[buffer] {
+            for row in rect.y..<(rect.y + rect.h) {
+                (pixels + Int(row) * Int(stride) + Int(rect.x))
+                    .update(from: source + Int(row) * Int(width) + Int(rect.x), count: Int(rect.w))
+            }
+        }
+        stale[buffer].removeAll(keepingCapacity: true)
+        for rect in changed { ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h) }
+        if ovs_wl_shm_commit(shm) < 0 { lose() }
+    }
+
+    /// Buffers in use and releases seen, for tests.
+    var buffers: Int { Int(ovs_wl_shm_buffers(shm)) }
+    var releases: Int { ovs_wl_shm_releases(shm) }
+
+    private func lose() { broken = true }
+
+    /// Adds `rects` to what a buffer missed; past a handful, their bounding box (one copy
+    /// of a few more pixels costs less than many small ones).
+    private static func add(_ rects: [SDL_Rect], to list: inout [SDL_Rect], bounds: SDL_Rect) {
+        if list.count + rects.count <= 8 {
+            list.append(contentsOf: rects)
+            return
+        }
+        var box = list.first ?? rects[0]
+        for part in [list, rects] {
+            for var rect in part {
+                var union = SDL_Rect()
+                SDL_UnionRect(&box, &rect, &union)
+                box = union
+            }
+        }
+        list.removeAll(keepingCapacity: true)
+        list.append(box)
+    }
+}
