@@ -17,12 +17,14 @@ extension SDLSuite { @Suite struct RowCompositionTests {
         var checked = 0
         for (i, line) in texts.enumerated() {
             for emphasis in [RowEmphasis.none, .selected] {
-                let row = SceneRow(id: i, text: line, y: 0, index: i, emphasis: emphasis, stripe: i % 2)
+                let scene = SceneRow(id: i, text: line, y: 0, index: i, emphasis: emphasis, stripe: i % 2)
+                let row = RowBand(id: i, text: line, shade: RowShade(scene), top: 0, width: Int32(480 * scale),
+                                  height: Int32(56 * scale), inset: Int32(16 * scale), line: 1)
                 let image = try #require(images.image(for: row))
                 let raster = try #require(image.raster)
                 let entry = try #require(text.row(i, text: line))
                 let expected = try rendererComposition(entry, tint: SDL_Color(r: 255, g: 255, b: 255, a: 255), alpha: 255,
-                                                       background: Painter.rowColor(row), format: images.format, on: headless)
+                                                       background: Palette.row(row.shade), format: images.format, on: headless)
                 #expect(compare(raster.pixels, expected, format: images.format) == 0, "\(line) \(emphasis)")
                 checked += 1
             }

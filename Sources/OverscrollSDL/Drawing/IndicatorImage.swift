@@ -15,6 +15,14 @@ final class IndicatorImage {
         var side: Int32
         var centerX: Double, centerY: Double     // inside the square, in pixels
         var discRadius: Double, ringRadius: Double, halfThickness: Double
+
+        init(_ indicator: IndicatorLayout) {
+            side = indicator.side
+            (centerX, centerY) = indicator.centerInSquare
+            discRadius = indicator.discRadius
+            ringRadius = indicator.ringRadius
+            halfThickness = indicator.halfThickness
+        }
     }
 
     private let display: Display
@@ -42,10 +50,10 @@ final class IndicatorImage {
 
     deinit { if let texture { SDL_DestroyTexture(texture) } }
 
-    /// Draws `indicator` centred on `centerX` (pixels), at the painter's density `scale`:
-    /// on the CPU path straight into `canvas` (inside its clip), else through the renderer.
-    func draw(_ indicator: IndicatorScene, centerX: Double, scale s: Double, on canvas: WindowCanvas?) {
-        let (wanted, left, top) = Self.place(indicator, centerX: centerX, scale: s)
+    /// Draws `indicator` where its layout puts it: on the CPU path straight into `canvas`
+    /// (inside its clip), else through the renderer.
+    func draw(_ indicator: IndicatorLayout, on canvas: WindowCanvas?) {
+        let wanted = Geometry(indicator), left = indicator.left, top = indicator.top
         let side = wanted.side
         guard side > 0, side < 4096 else { return }
         if geometry != wanted { layOut(wanted) }
@@ -80,9 +88,8 @@ final class IndicatorImage {
     /// at its two ends instead of restoring the list under the square and blending it all
     /// again. Returns the rectangle written in (empty when the arc did not move on the
     /// pixels), or nil when that does not hold (then `draw` as usual).
-    func turn(_ indicator: IndicatorScene, from before: IndicatorScene, centerX: Double, scale s: Double,
-              on canvas: WindowCanvas) -> SDL_Rect? {
-        let (wanted, x0, y0) = Self.place(indicator, centerX: centerX, scale: s)
+    func turn(_ indicator: IndicatorLayout, from before: IndicatorLayout, on canvas: WindowCanvas) -> SDL_Rect? {
+        let wanted = Geometry(indicator), x0 = indicator.left, y0 = indicator.top
         let alpha = Self.alpha(indicator)
         guard geometry == wanted, alpha == 255, baseAlpha == 255, Self.alpha(before) == alpha,
               Self.windowLayouts.contains(canvas.pixelFormat) else { return nil }
@@ -172,36 +179,7 @@ final class IndicatorImage {
         }
     }
 
-    /// Whether `a` and `b` are drawn over the same pixels at the same size: a spinner that
-    /// only turns (`turn`).
-    static func samePlace(_ a: IndicatorScene, _ b: IndicatorScene, centerX: Double, scale s: Double) -> Bool {
-        let p = place(a, centerX: centerX, scale: s), q = place(b, centerX: centerX, scale: s)
-        return p.geometry == q.geometry && p.left == q.left && p.top == q.top
-    }
-
-    /// The pixel `indicator` is centred on. A whole pixel, as the rows are (`Scene.nearestPixel`):
-    /// while the list settles by fractions of a pixel the indicator does not shimmer
-    /// against it, and the tables made for its size serve every position (no `layOut`
-    /// each frame).
-    static func center(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (x: Double, y: Double) {
-        (centerX.rounded(), Scene.nearestPixel(indicator.centerY, s))
-    }
-
-    /// Where `indicator` is drawn centred on `centerX` at density `s`: the square's
-    /// geometry and its top-left corner in the window, in pixels.
-    private static func place(_ indicator: IndicatorScene, centerX: Double, scale s: Double) -> (geometry: Geometry, left: Int32, top: Int32) {
-        let k = indicator.scale
-        let discRadius = (indicator.radius + 8) * s * k
-        let (cx, cy) = center(indicator, centerX: centerX, scale: s)
-        let reach = discRadius + 2
-        let left = (cx - reach).rounded(.down), top = (cy - reach).rounded(.down)
-        let side = Int32((2 * reach).rounded(.up)) + 2
-        let geometry = Geometry(side: side, centerX: cx - left, centerY: cy - top, discRadius: discRadius,
-                                ringRadius: indicator.radius * s * k, halfThickness: indicator.thickness * s * k / 2)
-        return (geometry, Int32(left), Int32(top))
-    }
-
-    private static func alpha(_ indicator: IndicatorScene) -> UInt8 {
+    private static func alpha(_ indicator: IndicatorLayout) -> UInt8 {
         UInt8(max(0, min(255, (255 * indicator.arc.opacity).rounded())))
     }
 

@@ -40,9 +40,11 @@ struct ListLines {
         }
     }
 
-    /// An image the frame shows: its pixels, pixels per line, and its left edge in the window.
+    /// An image the frame shows: its pixels, pixels per line, and its left edge in the
+    /// window. Holds the image, so the pixels stay while a line shows them.
     private struct Source {
-        var pixels: UnsafePointer<UInt32>
+        let image: RowImage
+        let pixels: UnsafePointer<UInt32>
         var stride: Int
         var left: Int32
     }
@@ -51,25 +53,30 @@ struct ListLines {
     private var shown: [Line] = []
     /// The frame being described; swapped with `shown` once written.
     private var next: [Line] = []
-    /// The images `next` (then `shown`) points into, by slot. Valid until the next `begin`:
-    /// images are only dropped while a frame is described (`RowImages.beginFrame`).
+    /// The images `shown` shows, by slot, and the ones `next` will. Each holds its image:
+    /// an image `RowImages` drops while a line still shows it lives until that line goes.
     private var images: [Source] = []
+    private var nextImages: [Source] = []
     private var width: Int32 = 0
-    /// Whether `shown` is what the surface holds (false: the next frame writes it all).
-    var valid = false
 
     /// Starts describing a frame `width` × `height` pixels: every line `fill` until set.
-    mutating func begin(width: Int32, height: Int32, fill: UInt32) {
+    /// Returns whether the size changed: then `shown` is not what the screen holds and
+    /// everything must be written.
+    mutating func begin(width: Int32, height: Int32, fill: UInt32) -> Bool {
+        var resized = false
         if next.count != Int(height) || self.width != width {
-            // A new size: everything is written (storage is only made again here).
-            valid = false
+            // A new size: everything is written (storage is only made again here), the
+            // ring's rows too.
+            resized = true
             shown = Array(repeating: Line(fill: 0), count: Int(height))
             next = shown
+            ring.removeAll()
             self.width = width
         }
         let blank = Line(fill: fill)
         for y in next.indices { next[y] = blank }
-        images.removeAll(keepingCapacity: true)
+        nextImages.removeAll(keepingCapacity: true)
+        return resized
     }
 
     /// Sets the pixel rows `from..<to` (clipped to the window) to `line`.
@@ -83,12 +90,11 @@ struct ListLines {
     /// each shows the line's ink (`RowImages.Raster`) at x `left` on, at most `width` of it,
     /// cut to the window.
     /// A line without ink is the fill alone, like any other line of that colour.
-    mutating func setImage(from: Int32, to: Int32, fill: UInt32, left: Int32, width: Int32, serial: Int,
-                           raster: RowImages.Raster, stride: Int32) {
+    mutating func setImage(from: Int32, to: Int32, fill: UInt32, left: Int32, width: Int32, image: RowImage) {
         let low = max(0, Int(from)), high = min(next.count, Int(to))
-        guard low < high, images.count < Int(UInt16.max) else { return }
-        images.append(Source(pixels: raster.pixels, stride: Int(stride), left: left))
-        let slot = UInt16(images.count), serial = UInt32(truncatingIfNeeded: serial)
+        guard low < high, nextImages.count < Int(UInt16.max), let raster = image.raster else { return }
+        nextImages.append(Source(image: image, pixels: raster.pixels, stride: Int(image.width), left: left))
+        let slot = UInt16(nextImages.count), serial = UInt32(truncatingIfNeeded: image.serial)
         for y in low..<high {
             let line = Int32(y) - from
             let ink = raster.ink(line: line)
@@ -106,7 +112,7 @@ struct ListLines {
         }
     }
 
-    /// Writes the described frame into `canvas`: every line if `valid` is false, else only
+    /// Writes the described frame into `canvas`: every line if `everything`, else only
     /// the spans that differ from what is shown, plus what lies under `covered` (the
     /// overlays drawn over the list last frame, which are not list pixels). Returns the
     /// first and last pixel rows written, nil if none.
@@ -114,11 +120,12 @@ struct ListLines {
     /// With `flash`, every line is written with it blended over: a fill's colour is blended
     /// once, only the spans pixel by pixel, instead of blending the whole window after.
     /// `rewrite` still writes the lines themselves (under the overlays, which take the
-    /// flash after them); the caller marks the lines not `valid` once the frame is done.
-    mutating func write(to canvas: WindowCanvas, uncovering covered: [SDL_Rect],
+    /// flash after them); the screen then holds no list pixels (`Screen.flashed`).
+    mutating func write(to canvas: WindowCanvas, everything: Bool, uncovering covered: [SDL_Rect],
                         flash: WindowCanvas.Tint? = nil) -> (top: Int32, bottom: Int32)? {
         var top = Int32.max, bottom = Int32.min
-        let width = self.width, everything = !valid || flash != nil
+        let width = self.width, everything = everything || flash != nil
+        swap(&images, &nextImages)
         // 800 to 2000 lines a frame: read through buffers, without a bounds check each.
         shown.withUnsafeBufferPointer { shown in
             next.withUnsafeBufferPointer { next in
@@ -143,7 +150,6 @@ struct ListLines {
             }
         }
         swap(&shown, &next)
-        valid = true
         return top <= bottom ? (top, bottom) : nil
     }
 
@@ -188,6 +194,7 @@ struct ListLines {
         }
         var written = 0, top = Int32.max, bottom = Int32.min
         let first = Int(ringFirst)
+        swap(&images, &nextImages)
         held.withUnsafeMutableBufferPointer { held in
             next.withUnsafeBufferPointer { next in
                 var slot = first
@@ -207,7 +214,6 @@ struct ListLines {
         }
         ringPixelsWritten = written
         swap(&shown, &next)
-        valid = true
         return top <= bottom ? (top, bottom) : nil
     }
 
@@ -253,7 +259,7 @@ struct ListLines {
     /// Writes the shown lines again inside `rect` (under overlays that changed).
     func rewrite(_ rect: SDL_Rect, into canvas: WindowCanvas) {
         let low = max(0, Int(rect.y)), high = min(shown.count, Int(rect.y + rect.h))
-        guard valid, low < high else { return }
+        guard low < high else { return }
         for y in low..<high { write(shown[y], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
     }
 

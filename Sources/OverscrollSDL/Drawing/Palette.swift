@@ -1,4 +1,5 @@
 import CSDL
+import OverscrollKit
 
 /// The demo's colours, in one place so tests can assert against them.
 public enum Palette {
@@ -19,4 +20,14 @@ public enum Palette {
     /// The scroll indicator, at full opacity (it is drawn translucent over the rows).
     public static let scrollBar = SDL_Color(r: 0xC8, g: 0xCC, b: 0xD2, a: 0xB0)
     public static let flash = SDL_Color(r: 0xFF, g: 0xFF, b: 0xFF, a: 0xFF)
+
+    /// A row's background.
+    public static func row(_ shade: RowShade) -> SDL_Color {
+        switch shade {
+        case .even: rowEven
+        case .odd: rowOdd
+        case .highlighted: rowHighlighted
+        case .selected: rowSelected
+        }
+    }
 }

@@ -12,52 +12,16 @@ final class RowImages {
     /// A row's image is found by the row and its background.
     private struct Key: Hashable {
         var id: Int
-        var shade: UInt32
-
-        init(_ id: Int, _ shade: SDL_Color) {
-            self.id = id
-            self.shade = UInt32(shade.r) << 24 | UInt32(shade.g) << 16 | UInt32(shade.b) << 8 | UInt32(shade.a)
-        }
-    }
-
-    struct Image {
-        /// For the renderer: made with the image on the GPU path, on the CPU path only when
-        /// the renderer draws rows (a rotated screen: `texture(of:)`).
-        var texture: OpaquePointer?
-        /// Size in pixels: the text's.
-        var width: Int32
-        var height: Int32
-        var alignment: TextAlignment
-        /// The same image as pixels, on the CPU path (copied straight into the window surface).
-        var raster: Raster?
-        /// Tells this composition apart from every other, even one that reuses its memory.
-        var serial: Int
-        var id: Int
-        var text: String
-        /// The row's background (its parity, or highlighted, or selected).
-        var shade: SDL_Color
-    }
-
-    /// An image's pixels in `RowImages.format`, and the part of each line that is not
-    /// background (most lines of a row's text are mostly background; many are all of it).
-    /// Owned by `RowImages` and freed when the image is dropped, so a pointer into it
-    /// holds for the frame that asked for the image.
-    struct Raster {
-        let pixels: UnsafeMutablePointer<UInt32>
-        /// Per line, two entries: the first pixel that is not the background and one past
-        /// the last (the same number when the line is all background).
-        let ink: UnsafeMutablePointer<Int32>
-
-        func ink(line: Int32) -> (from: Int32, to: Int32) { (ink[2 * Int(line)], ink[2 * Int(line) + 1]) }
+        var shade: RowShade
     }
 
     /// A kept image and the frame it was last asked for, updated in place: a frame looks
     /// each row up once.
     private final class Entry {
-        var image: Image
+        let image: RowImage
         var lastUsed: Int
 
-        init(_ image: Image, lastUsed: Int) {
+        init(_ image: RowImage, lastUsed: Int) {
             self.image = image
             self.lastUsed = lastUsed
         }
@@ -76,7 +40,7 @@ final class RowImages {
     /// The status lines' images and the opacity each was made at, most recently used last.
     /// A pull goes through the same few lines ("Pull to refresh", "Release to refresh",
     /// "Refreshing…", "Updated 12:04"), every pull: each is composed once, not once a pull.
-    private var statuses: [(image: Image, opacity: Double)] = []
+    private var statuses: [(image: RowImage, opacity: Double)] = []
     private static let statusesKept = 6
     /// The window's own pixel format where the renderer can draw into it, so a copy onto
     /// the window surface is a `memcpy` per line, not a conversion.
@@ -90,8 +54,6 @@ final class RowImages {
         statuses.reserveCapacity(Self.statusesKept)
     }
 
-    deinit { drop() }
-
     /// Called once a frame before `image`: the density, the window's width in pixels, and
     /// how many rows are on screen.
     func beginFrame(scale: Double, width: Int32, visible: Int) {
@@ -102,30 +64,35 @@ final class RowImages {
             self.width = width
         }
         let limit = 2 * visible + 8
-        while images.count > limit, let oldest = images.values.min(by: { $0.lastUsed < $1.lastUsed }), oldest.lastUsed < frame {
-            images.removeValue(forKey: Key(oldest.image.id, oldest.image.shade))
-            release(oldest.image)
+        while images.count > limit, let oldest = images.min(by: { $0.value.lastUsed < $1.value.lastUsed }), oldest.value.lastUsed < frame {
+            // Dropped from here; freed when the last frame that shows it lets it go.
+            images.removeValue(forKey: oldest.key)
         }
+    }
+
+    /// The images of `frame`'s rows, in its order, into `images` (nil: a row without text).
+    /// Must not be called while drawing into another target (composing switches targets).
+    func images(for frame: FrameLayout, into images: inout [RowImage?]) {
+        images.removeAll(keepingCapacity: true)
+        for row in frame.rows { images.append(image(for: row)) }
     }
 
     /// The opaque image of `row`'s text on its background, composed if it is new or its
     /// text or shade changed; nil for a row without text.
     /// Must not be called while drawing into another target (it switches targets).
-    func image(for row: SceneRow) -> Image? {
-        let shade = Painter.rowColor(row)
-        let key = Key(row.id, shade)
+    func image(for row: RowBand) -> RowImage? {
+        let key = Key(id: row.id, shade: row.shade)
         if let hit = images[key] {
             if hit.image.text == row.text {
                 hit.lastUsed = frame
                 return hit.image
             }
             images.removeValue(forKey: key)
-            release(hit.image)
         }
         // Rows are rasterized in their colour already (emoji keep theirs): no tint.
         guard let label = text.row(row.id, text: row.text),
               let image = makeImage(label, tint: SDL_Color(r: 255, g: 255, b: 255, a: 255), alpha: 255,
-                                    background: shade, id: row.id, text: row.text) else { return nil }
+                                    background: Palette.row(row.shade), text: row.text) else { return nil }
         images[key] = Entry(image, lastUsed: frame)
         return image
     }
@@ -133,7 +100,7 @@ final class RowImages {
     /// The status line under the refresh arc composed onto the gap, as a row's text is onto
     /// its row: the CPU path shows it as part of the list (`ListLines`), not blended over
     /// it every frame. Nil for a status that cannot be drawn.
-    func statusImage(_ line: String, color: SDL_Color, opacity: Double, background: SDL_Color) -> Image? {
+    func statusImage(_ line: String, color: SDL_Color, opacity: Double, background: SDL_Color) -> RowImage? {
         if let last = statuses.last, last.image.text == line, last.opacity == opacity { return last.image }
         if let kept = statuses.firstIndex(where: { $0.image.text == line && $0.opacity == opacity }) {
             let status = statuses.remove(at: kept)
@@ -142,8 +109,8 @@ final class RowImages {
         }
         let alpha = UInt8(max(0, min(255, (255 * opacity).rounded())))
         guard let label = text.label(line),
-              let image = makeImage(label, tint: color, alpha: alpha, background: background, id: -1, text: line) else { return nil }
-        if statuses.count >= Self.statusesKept { release(statuses.removeFirst().image) }
+              let image = makeImage(label, tint: color, alpha: alpha, background: background, text: line) else { return nil }
+        if statuses.count >= Self.statusesKept { statuses.removeFirst() }
         statuses.append((image, opacity))
         return image
     }
@@ -151,8 +118,8 @@ final class RowImages {
     /// `label` composed into a new opaque image, with a serial of its own: on the CPU path
     /// as pixels, on the GPU path as a texture.
     private func makeImage(_ label: TextCache.Entry, tint: SDL_Color, alpha: UInt8, background: SDL_Color,
-                           id: Int, text: String) -> Image? {
-        var texture: OpaquePointer?, raster: Raster?
+                           text: String) -> RowImage? {
+        var texture: OpaquePointer?, raster: RowImage.Raster?
         if let line = label.surface {
             guard let pixels = compose(line, tint: tint, alpha: alpha, background: background) else { return nil }
             raster = pixels
@@ -161,8 +128,8 @@ final class RowImages {
             texture = composed
         }
         serials += 1
-        return Image(texture: texture, width: label.width, height: label.height, alignment: label.alignment,
-                     raster: raster, serial: serials, id: id, text: text, shade: background)
+        return RowImage(display: display, texture: texture, width: label.width, height: label.height,
+                        alignment: label.alignment, raster: raster, serial: serials, text: text)
     }
 
     /// The background, then the line (white glyphs `tint`ed, at `alpha`) blended once, here,
@@ -170,7 +137,7 @@ final class RowImages {
     /// SDL's software renderer does for a texture copied onto a target (no target texture,
     /// no read back). The part of each line that is not background is found on the way.
     private func compose(_ line: UnsafeMutablePointer<SDL_Surface>, tint: SDL_Color, alpha: UInt8,
-                         background: SDL_Color) -> Raster? {
+                         background: SDL_Color) -> RowImage.Raster? {
         let width = Int(line.pointee.w), height = Int(line.pointee.h)
         let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
         guard let target = SDL_CreateRGBSurfaceWithFormatFrom(pixels, line.pointee.w, line.pointee.h, 32, line.pointee.w * 4, format) else {
@@ -197,7 +164,7 @@ final class RowImages {
             ink[2 * y] = Int32(from)
             ink[2 * y + 1] = Int32(to)
         }
-        return Raster(pixels: pixels, ink: ink)
+        return RowImage.Raster(pixels: pixels, ink: ink)
     }
 
     /// The same composition on the GPU path, into a target texture, by the renderer.
@@ -222,35 +189,18 @@ final class RowImages {
 
     /// `image` as a texture, for the renderer's path on the CPU path (a rotated screen draws
     /// the list into a texture): made from its pixels the first time, then kept with it.
-    func texture(of image: Image) -> OpaquePointer? {
+    func texture(of image: RowImage) -> OpaquePointer? {
         if let texture = image.texture { return texture }
         guard let raster = image.raster,
               let texture = SDL_CreateTexture(display.renderer, format, Int32(SDL_TEXTUREACCESS_STATIC.rawValue), image.width, image.height)
         else { return nil }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
         SDL_UpdateTexture(texture, nil, raster.pixels, image.width * 4)
-        if let entry = images[Key(image.id, image.shade)], entry.image.serial == image.serial {
-            entry.image.texture = texture
-        } else if let kept = statuses.firstIndex(where: { $0.image.serial == image.serial }) {
-            statuses[kept].image.texture = texture
-        } else {
-            // Not kept (cannot happen for an image just asked for): not leaked either.
-            SDL_DestroyTexture(texture)
-            return nil
-        }
+        image.texture = texture
         return texture
     }
 
-    private func release(_ image: Image) {
-        if let texture = image.texture { SDL_DestroyTexture(texture) }
-        image.raster?.pixels.deallocate()
-        image.raster?.ink.deallocate()
-    }
-
-
     private func drop() {
-        for entry in images.values { release(entry.image) }
-        for status in statuses { release(status.image) }
         statuses.removeAll(keepingCapacity: true)
         images.removeAll(keepingCapacity: true)
     }
@@ -261,5 +211,55 @@ final class RowImages {
         SDL_GetRendererInfo(display.renderer, &info)
         let supported = withUnsafeBytes(of: info.texture_formats) { Array($0.bindMemory(to: UInt32.self).prefix(Int(info.num_texture_formats))) }
         return display.path == .cpu && supported.contains(window) ? window : SDL_PIXELFORMAT_ARGB8888.rawValue
+    }
+}
+
+/// A composed text image (a row's, the status line's): its pixels or texture, owned here
+/// and freed when the last holder lets it go. Whoever draws from it holds it — `RowImages`
+/// while it is kept, a frame's list (`ListLines`) while that list is on screen — so no
+/// pointer into it outlives it, by construction rather than by a rule about frames.
+final class RowImage {
+    /// An image's pixels in `RowImages.format`, and the part of each line that is not
+    /// background (most lines of a row's text are mostly background; many are all of it).
+    struct Raster {
+        let pixels: UnsafeMutablePointer<UInt32>
+        /// Per line, two entries: the first pixel that is not the background and one past
+        /// the last (the same number when the line is all background).
+        let ink: UnsafeMutablePointer<Int32>
+
+        func ink(line: Int32) -> (from: Int32, to: Int32) { (ink[2 * Int(line)], ink[2 * Int(line) + 1]) }
+    }
+
+    /// For the renderer: made with the image on the GPU path, on the CPU path only when
+    /// the renderer draws rows (a rotated screen: `RowImages.texture(of:)`).
+    fileprivate(set) var texture: OpaquePointer?
+    /// Size in pixels: the text's.
+    let width: Int32
+    let height: Int32
+    let alignment: TextAlignment
+    /// The same image as pixels, on the CPU path (copied straight into the window surface).
+    let raster: Raster?
+    /// Tells this composition apart from every other, even one that reuses its memory.
+    let serial: Int
+    let text: String
+    /// Held so the renderer that made `texture` is destroyed after it.
+    private let display: Display
+
+    fileprivate init(display: Display, texture: OpaquePointer?, width: Int32, height: Int32, alignment: TextAlignment,
+                     raster: Raster?, serial: Int, text: String) {
+        self.display = display
+        self.texture = texture
+        self.width = width
+        self.height = height
+        self.alignment = alignment
+        self.raster = raster
+        self.serial = serial
+        self.text = text
+    }
+
+    deinit {
+        if let texture { SDL_DestroyTexture(texture) }
+        raster?.pixels.deallocate()
+        raster?.ink.deallocate()
     }
 }

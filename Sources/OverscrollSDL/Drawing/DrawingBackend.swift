@@ -1,0 +1,85 @@
+import CSDL
+import OverscrollKit
+
+/// One way of putting a frame on screen. The painter lays the scene out in pixels
+/// (`FrameLayout`), works out what changed since the picture on screen (`SceneDamage`),
+/// and hands both to the backend that draws this frame; the backend draws, says what to
+/// present, and keeps `screen` saying what the screen then holds.
+///
+/// Two today: `RendererBackend` (SDL_Renderer: a GPU, a rotated screen, and what only the
+/// renderer draws on the CPU path) and `SurfaceBackend` (the CPU path, straight into the
+/// window surface and the X11 ring). A new kind of screen (Wayland's shared-memory
+/// buffers) is a third: a class conforming here, and a case in `Screen` if it must
+/// remember what its buffers hold.
+protocol DrawingBackend: AnyObject {
+    /// Whether this backend can draw the next frame now (the CPU path needs the window
+    /// surface in the images' pixel format); may change `screen` (a new window size).
+    func takesFrame(_ screen: inout Screen) -> Bool
+    /// Whether a change can be drawn over what `screen` says is there; otherwise the
+    /// painter asks for the whole frame.
+    func canAmend(_ screen: Screen) -> Bool
+    /// Draws `frame`, which differs from the picture on screen (`previous`, laid out, when
+    /// `change` is `.overlays`) by `change`. Puts the rectangles to present in `damage`
+    /// (empty on entry) and what the screen holds afterwards in `screen`.
+    func draw(_ frame: FrameLayout, previous: FrameLayout?, change: SceneDamage,
+              screen: inout Screen, damage: inout [SDL_Rect]) -> PaintedFrame
+    /// Shows what `draw` returned.
+    func present(_ painted: PaintedFrame, damage: [SDL_Rect], screen: inout Screen)
+}
+
+/// What a frame drew, and so what to present.
+public enum PaintedFrame: Equatable, Sendable {
+    case nothing
+    /// The rectangles in `damage`.
+    case rects
+    case whole
+    /// The list from the ring (`ListRing`), then the rectangles in `damage` (the overlays)
+    /// from the window surface.
+    case ring
+}
+
+/// What the screen holds, as far as the painter knows: one value, set by the backend that
+/// drew last.
+enum Screen: Equatable {
+    /// Not known to be the last frame (nothing yet, a new surface, size or scale, an
+    /// expose): the next frame repaints everything.
+    case unknown
+    /// The last frame as the renderer drew it (or a frame drawn into a target, which
+    /// left the window alone but is not the surface backend's list either).
+    case rendered
+    /// The last frame with the flash blended over every pixel: nothing of it is a list
+    /// pixel any more, so any change repaints it all.
+    case flashed
+    /// The last frame as the surface backend wrote it: its list (`ListLines`) in the
+    /// window surface, the overlays over it.
+    case surface
+    /// The last frame's list in the ring (`ListRing`), shown from `ListLines.ringFirst`
+    /// once `presented`; the window surface holds the list only under the overlays.
+    case ring(presented: Bool)
+}
+
+extension SDL_Rect {
+    init(_ r: PixelRect) { self.init(x: r.x, y: r.y, w: r.w, h: r.h) }
+}
+
+extension PixelRect {
+    init(_ r: SDL_Rect) { self.init(x: r.x, y: r.y, w: r.w, h: r.h) }
+}
+
+extension FrameLayout {
+    /// The rectangles to repaint when only `parts` changed since `previous`: each part's
+    /// old and new rectangles together, cut to the window, in drawing order.
+    func overlayDamage(_ parts: SceneOverlays, since previous: FrameLayout?, into damage: inout [SDL_Rect]) {
+        for part in Self.overlayOrder where parts.contains(part) {
+            let old = previous?.overlayRect(part), new = overlayRect(part)
+            let area: PixelRect
+            switch (old, new) {
+            case let (a?, b?): area = a.union(b)
+            case let (a?, nil): area = a
+            case let (nil, b?): area = b
+            case (nil, nil): continue
+            }
+            if let shown = area.intersection(bounds) { damage.append(SDL_Rect(shown)) }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import CSDL
+import OverscrollKit
+
+/// Draws a frame layout through SDL's renderer: the GPU path, a rotated screen (into a
+/// texture, turned onto the window), and on the CPU path what only the renderer draws —
+/// text blended over the list (the banner, the frame-time graph), which the surface
+/// backend asks of it (`drawBanner`, `drawHUD`), into the same window surface.
+///
+/// The list is painted once a pixel: the gap above a pulled list, the status line in it,
+/// each row's background around its text's opaque image, the separators, the list's own
+/// background below its last row. Then the overlays, blended, in `FrameLayout.overlayOrder`,
+/// the flash under the graph.
+final class RendererBackend: DrawingBackend {
+    private let display: Display
+    private var renderer: OpaquePointer { display.renderer }
+    private let text: TextCache
+    private let rowImages: RowImages
+    private let indicator: IndicatorImage
+    private let hud = HUDPainter()
+    /// This frame's row images, in the order of its rows (`drawList`).
+    private var rowImage: [RowImage?] = []
+    /// The banner's message cut to fit, worked out once per message and width.
+    private var bannerFit: (message: String, width: Double, text: String)?
+
+    init(display: Display, text: TextCache, rowImages: RowImages) {
+        self.display = display
+        self.text = text
+        self.rowImages = rowImages
+        indicator = IndicatorImage(display: display)
+        rowImage.reserveCapacity(64)
+    }
+
+    func takesFrame(_ screen: inout Screen) -> Bool { true }
+
+    /// Whatever is on screen, the renderer can paint a rectangle of it again.
+    func canAmend(_ screen: Screen) -> Bool { screen != .unknown }
+
+    func draw(_ frame: FrameLayout, previous: FrameLayout?, change: SceneDamage,
+              screen: inout Screen, damage: inout [SDL_Rect]) -> PaintedFrame {
+        switch change {
+        case .none:
+            return .nothing
+        case .full:
+            prepareRows(frame)
+            drawList(frame)
+            drawOverlays(frame)
+            screen = .rendered
+            return .whole
+        case .overlays(let parts):
+            frame.overlayDamage(parts, since: previous, into: &damage)
+            if !damage.isEmpty { prepareRows(frame) }
+            for var area in damage {
+                SDL_RenderSetClipRect(renderer, &area)
+                drawList(frame, within: area)
+                SDL_RenderSetClipRect(renderer, &area)
+                drawOverlays(frame)
+            }
+            SDL_RenderSetClipRect(renderer, nil)
+            screen = .rendered
+            return damage.isEmpty ? .nothing : .rects
+        }
+    }
+
+    func present(_ painted: PaintedFrame, damage: [SDL_Rect], screen: inout Screen) {
+        switch painted {
+        case .nothing, .rects, .ring: display.present(damage)     // flushes; an empty list shows nothing
+        case .whole: display.present(nil)
+        }
+    }
+
+    // MARK: The list
+
+    /// Looks up (composing if new) the images of the frame's rows before any drawing:
+    /// composing switches render targets.
+    private func prepareRows(_ frame: FrameLayout) {
+        rowImages.images(for: frame, into: &rowImage)
+    }
+
+    /// The list, within `area` when given (the rest is clipped away anyway; rows outside
+    /// it are skipped).
+    private func drawList(_ frame: FrameLayout, within area: SDL_Rect? = nil) {
+        let width = frame.width, top = frame.listTop
+        if top > 0 { fill(SDL_Rect(x: 0, y: 0, w: width, h: top), Palette.gap) }
+        // Behind the rows: the list uncovers it as the gap opens.
+        drawStatus(frame, within: area ?? SDL_Rect(frame.bounds))
+        for (row, image) in zip(frame.rows, rowImage) {
+            var band = SDL_Rect(row.rect)
+            if var area, SDL_HasIntersection(&area, &band) != SDL_TRUE { continue }
+            drawRow(row, image: image)
+        }
+        let bottom = frame.backgroundTop
+        if bottom < frame.height { fill(SDL_Rect(x: 0, y: bottom, w: width, h: frame.height - bottom), Palette.background) }
+    }
+
+    /// One row in its band: the text's opaque image, the background around it, the
+    /// separator (the bottom pixel row, at least 1 px). Nothing is painted twice.
+    private func drawRow(_ row: RowBand, image: RowImage?) {
+        let background = Palette.row(row.shade)
+        let band = row.rect
+        let at = image.map { row.place(imageWidth: $0.width, imageHeight: $0.height, rightAligned: $0.alignment == .right) }
+            ?? row.withoutText
+        fill(SDL_Rect(x: 0, y: at.separator, w: band.w, h: at.line), Palette.separator)
+        guard let image else {
+            fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: at.separator - band.y), background)
+            return
+        }
+        fill(SDL_Rect(x: 0, y: band.y, w: band.w, h: at.top - band.y), background)
+        fill(SDL_Rect(x: 0, y: at.top, w: at.left, h: at.height), background)
+        var source = SDL_Rect(x: 0, y: 0, w: at.width, h: at.height)
+        var destination = SDL_Rect(x: at.left, y: at.top, w: at.width, h: at.height)
+        if let texture = rowImages.texture(of: image) {
+            SDL_RenderCopy(renderer, texture, &source, &destination)
+        } else {
+            fill(destination, background)
+        }
+        fill(SDL_Rect(x: at.left + at.width, y: at.top, w: band.w - at.left - at.width, h: at.height), background)
+        fill(SDL_Rect(x: 0, y: at.top + at.height, w: band.w, h: at.separator - at.top - at.height), background)
+    }
+
+    /// The status line, in the gap above the list (rows drawn after it would cover the
+    /// rest), clipped to `area`.
+    private func drawStatus(_ frame: FrameLayout, within area: SDL_Rect) {
+        guard let status = frame.status, let label = text.label(status.text),
+              let shown = status.rect(labelWidth: label.width, labelHeight: label.height) else { return }
+        var clip = SDL_Rect(shown), area = area, visible = SDL_Rect()
+        guard SDL_IntersectRect(&clip, &area, &visible) == SDL_TRUE else { return }
+        var previous = SDL_Rect()
+        let clipped = SDL_RenderIsClipEnabled(renderer) == SDL_TRUE
+        SDL_RenderGetClipRect(renderer, &previous)
+        SDL_RenderSetClipRect(renderer, &visible)
+        blit(label, x: Double(clip.x), y: Double(clip.y), color: Palette.statusText, alpha: status.opacity)
+        if clipped { SDL_RenderSetClipRect(renderer, &previous) } else { SDL_RenderSetClipRect(renderer, nil) }
+    }
+
+    // MARK: Overlays
+
+    /// What is drawn over the list, blended, in this order.
+    private func drawOverlays(_ frame: FrameLayout) {
+        if let indicator = frame.indicator { self.indicator.draw(indicator, on: nil) }
+        if let bar = frame.scrollBar {
+            for part in bar.fills { fill(part, Palette.scrollBar, alpha: bar.opacity) }
+        }
+        if let banner = frame.banner { drawBanner(banner) }
+        if frame.flash > 0 {
+            fill(FillRect(x: 0, y: 0, w: frame.exactWidth, h: frame.exactHeight), Palette.flash, alpha: frame.flash)
+        }
+        if let graph = frame.hud { drawHUD(graph) }
+    }
+
+    /// The error banner: its box, and its message cut to fit.
+    func drawBanner(_ banner: BannerLayout) {
+        fill(banner.box, Palette.errorBanner, alpha: banner.boxOpacity)
+        if let label = text.label(fitted(banner.message, width: banner.textWidth)) {
+            let at = banner.textOrigin(labelWidth: label.width, labelHeight: label.height)
+            blit(label, x: at.x, y: at.y, color: Palette.flash, alpha: banner.opacity)
+        }
+    }
+
+    /// The frame-time graph.
+    func drawHUD(_ graph: HUDLayout) {
+        hud.draw(graph, text: text, renderer: renderer)
+    }
+
+    /// `message`, cut with an ellipsis so it fits in `width` pixels. Rasterizes a few
+    /// candidates when a new message appears; afterwards it is a comparison per frame.
+    private func fitted(_ message: String, width: Double) -> String {
+        if let fit = bannerFit, fit.message == message, fit.width == width { return fit.text }
+        var result = message
+        if let full = text.label(message), Double(full.width) > width {
+            var characters = Array(message)
+            var low = 0, high = characters.count
+            while low < high {        // the longest prefix that fits, with "…"
+                let mid = (low + high + 1) / 2
+                let candidate = String(characters[..<mid]) + "…"
+                if let entry = text.label(candidate), Double(entry.width) <= width { low = mid } else { high = mid - 1 }
+            }
+            characters = Array(characters[..<low])
+            result = String(characters) + "…"
+        }
+        bannerFit = (message, width, result)
+        return result
+    }
+
+    // MARK: Primitives
+
+    private func setColor(_ c: SDL_Color, alpha: Double = 1) {
+        let a = Self.alpha(c, alpha)
+        // Opaque fills skip blending: on the software renderer that is most of a frame.
+        SDL_SetRenderDrawBlendMode(renderer, a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, a)
+    }
+
+    private func fill(_ rect: SDL_Rect, _ color: SDL_Color) {
+        guard rect.w > 0, rect.h > 0 else { return }
+        setColor(color)
+        var rect = rect
+        SDL_RenderFillRect(renderer, &rect)
+    }
+
+    /// A fill at fractional pixels, blended at `alpha` (the renderer cuts it to pixels).
+    func fill(_ r: FillRect, _ color: SDL_Color, alpha: Double = 1) {
+        setColor(color, alpha: alpha)
+        var rect = SDL_FRect(x: Float(r.x), y: Float(r.y), w: Float(r.w), h: Float(r.h))
+        SDL_RenderFillRectF(renderer, &rect)
+    }
+
+    /// The renderer's draw alpha for `c` at opacity `alpha`.
+    static func alpha(_ c: SDL_Color, _ alpha: Double) -> UInt8 {
+        UInt8(max(0, min(255, (Double(c.a) * alpha).rounded())))
+    }
+
+    private func blit(_ entry: TextCache.Entry, x: Double, y: Double, color: SDL_Color, alpha: Double) {
+        guard let texture = entry.texture else { return }
+        SDL_SetTextureColorMod(texture, color.r, color.g, color.b)
+        SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, (255 * alpha).rounded()))))
+        var dst = SDL_FRect(x: Float(x.rounded()), y: Float(y.rounded()), w: Float(entry.width), h: Float(entry.height))
+        SDL_RenderCopyF(renderer, texture, nil, &dst)
+    }
+}

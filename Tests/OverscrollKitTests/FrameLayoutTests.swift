@@ -1,0 +1,157 @@
+import Testing
+@testable import OverscrollKit
+
+/// The frame's layout in pixels: every number a backend draws at, from a scene in points.
+@Suite struct FrameLayoutTests {
+    /// A 480 × 800 pt scene: rows of 56 pt from `top`, a banner, the graph, a scroll bar,
+    /// an indicator and its status line.
+    static func scene(top: Double = -30, rows: Int = 16) -> Scene {
+        var scene = Scene()
+        scene.width = 480; scene.height = 800
+        scene.rowHeight = 56; scene.textInset = 16
+        scene.contentTop = top
+        scene.contentBottom = top + Double(rows) * 56
+        for i in 0..<rows {
+            scene.rows.append(SceneRow(id: i, text: "Row \(i)", y: top + Double(i) * 56, index: i,
+                                       emphasis: i == 3 ? .selected : .none, stripe: i % 2))
+        }
+        scene.banner = BannerScene(message: "server unreachable", opacity: 1)
+        scene.scrollBar = ScrollBarScene(x: 472, y: 100.3, width: 4, height: 120.6, opacity: 0.8)
+        scene.indicator = IndicatorScene(centerY: 40.25, radius: 14, thickness: 3.5, arc: .pulling(pull: 80, configuration: .init(threshold: 100), armed: false), scale: 1)
+        scene.status = StatusScene(text: "Pull to refresh", centerY: 70.4, opacity: 1)
+        var hud = HUDScene()
+        hud.capacity = 120
+        hud.samples = (0..<60).map { FrameProfiler.HUDSample(interval: $0 % 10 == 0 ? 0.04 : 0.0167, cpu: 0.004, janky: $0 % 10 == 0, state: .idle) }
+        scene.hud = hud
+        return scene
+    }
+
+    @Test(arguments: [1.0, 1.5, 2.0])
+    func theWindowAndTheListLandOnWholePixels(scale: Double) {
+        let layout = FrameLayout(Self.scene(), scale: scale)
+        #expect(layout.width == Int32(480 * scale) && layout.height == Int32(800 * scale))
+        // Scrolled into the content: no gap; the rows reach below the window.
+        #expect(layout.listTop == 0 && layout.backgroundTop == layout.height)
+        #expect(layout.rows.count == 16)
+        for (i, row) in layout.rows.enumerated() {
+            #expect(row.top == Int32(((-30 + Double(i) * 56) * scale).rounded(.down)))
+            #expect(row.height == Int32((56 * scale).rounded()) && row.width == layout.width)
+            // The separator: the band's last pixel rows, one per whole pixel of density.
+            #expect(row.line == Int32(max(1, scale.rounded(.down))) && row.separator == row.top + row.height - row.line)
+        }
+        #expect(layout.rows[3].shade == .selected && layout.rows[4].shade == .even && layout.rows[5].shade == .odd)
+        #expect(layout.textWidth == Int((480 - 32) * scale))
+    }
+
+    @Test func aPulledListLeavesAGapAboveAndItsBackgroundBelow() {
+        let layout = FrameLayout(Self.scene(top: 100.7, rows: 3), scale: 2)
+        #expect(layout.listTop == 201)
+        #expect(layout.backgroundTop == Int32(((100.7 + 3 * 56) * 2).rounded(.down)))
+        // A list pulled past the window's height: the gap is the whole window.
+        #expect(FrameLayout(Self.scene(top: 900, rows: 3), scale: 1).listTop == 800)
+    }
+
+    @Test func aRowsTextIsCentredInItsBandAtItsInsetOrEndingAtTheRightOne() {
+        let row = FrameLayout(Self.scene(), scale: 2).rows[2]
+        let left = row.place(imageWidth: 200, imageHeight: 40, rightAligned: false)
+        #expect(left.left == 32 && left.width == 200 && left.top == row.top + (112 - 40) / 2 && left.height == 40)
+        let right = row.place(imageWidth: 200, imageHeight: 40, rightAligned: true)
+        #expect(right.left == 960 - 32 - 200)
+        // Wider than the window: cut at its edge; taller than the band: cut at the separator.
+        let long = row.place(imageWidth: 2000, imageHeight: 200, rightAligned: false)
+        #expect(long.width == 960 - 32 && long.top + long.height == row.separator)
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func theBannerIsInsetTwelvePointsFortyTallItsTextCentredInside(scale: Double) throws {
+        let banner = try #require(FrameLayout(Self.scene(), scale: scale).banner)
+        #expect(banner.box == FillRect(x: 12 * scale, y: 12 * scale, w: (480 - 24) * scale, h: 40 * scale))
+        #expect(banner.textWidth == (480 - 24 - 16) * scale && banner.boxOpacity == 0.95)
+        let short = banner.textOrigin(labelWidth: Int32(100 * scale), labelHeight: Int32(20 * scale))
+        #expect(short.x == 190 * scale && short.y == 22 * scale)
+        // A message as wide as it may be starts at the padding, not at the box's edge.
+        #expect(banner.textOrigin(labelWidth: Int32(470 * scale), labelHeight: 0).x == 20 * scale)
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func theIndicatorsDiscIsEightPointsWiderThanItsArcAndCentredOnAPixel(scale: Double) throws {
+        let layout = FrameLayout(Self.scene(), scale: scale)
+        let indicator = try #require(layout.indicator)
+        #expect(indicator.discRadius == 22 * scale && indicator.ringRadius == 14 * scale && indicator.halfThickness == 1.75 * scale)
+        #expect(indicator.centerX == 240 * scale && indicator.centerY == (40.25 * scale).rounded())
+        // The square and the overlay's rectangle both hold the disc and its 1 px feather.
+        let reach = indicator.discRadius + 1
+        #expect(Double(indicator.left) <= indicator.centerX - reach && Double(indicator.top) <= indicator.centerY - reach)
+        #expect(Double(indicator.left + indicator.side) >= indicator.centerX + reach)
+        let bounds = try #require(layout.overlayRect(.indicator))
+        #expect(Double(bounds.x) <= indicator.centerX - reach && Double(bounds.x + bounds.w) >= indicator.centerX + reach)
+        #expect(Double(bounds.y) <= indicator.centerY - reach && Double(bounds.y + bounds.h) >= indicator.centerY + reach)
+        // Moved by less than half a pixel: the same place; by a pixel: not.
+        var scene = Self.scene()
+        scene.indicator!.centerY += 0.1 / scale
+        #expect(FrameLayout(scene, scale: scale).indicator!.samePlace(indicator))
+        scene.indicator!.centerY += 1 / scale
+        #expect(!FrameLayout(scene, scale: scale).indicator!.samePlace(indicator))
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func theScrollBarIsACapsuleOfFillsInsideItsRectangle(scale: Double) throws {
+        let layout = FrameLayout(Self.scene(), scale: scale)
+        let bar = try #require(layout.scrollBar)
+        let bounds = try #require(layout.overlayRect(.scrollBar))
+        #expect(bounds == PixelRect.around(x: 472 * scale, y: 100.3 * scale, w: 4 * scale, h: 120.6 * scale))
+        // The body, then a pair of rows for each pixel row of the rounded ends.
+        let capRows = Int((2 * scale).rounded(.up))
+        #expect(bar.fills.count == 1 + 2 * capRows && bar.opacity == 0.8)
+        let top = (100.3 * scale).rounded(), bottom = top + (120.6 * scale).rounded()
+        #expect(bar.fills.allSatisfy { $0.y >= top && $0.y + $0.h <= bottom && $0.x >= 472 * scale && $0.x + $0.w <= 476 * scale })
+        #expect(bar.fills[1].w < bar.fills[0].w)          // the ends are narrower than the body
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func theGraphSitsEightPointsFromTheBottomRightWithABarPerSample(scale: Double) throws {
+        let layout = FrameLayout(Self.scene(), scale: scale)
+        let hud = try #require(layout.hud)
+        #expect(hud.panel == FillRect(x: (480 - 240 - 8) * scale, y: (800 - 96 - 8) * scale, w: 240 * scale, h: 96 * scale))
+        #expect(hud.intervalBars.count == 54 && hud.jankBars.count == 6 && hud.cpuBars.count == 60)
+        // 50 ms is the graph's full height: a 40 ms frame's bar is four fifths of it.
+        let graphHeight = (96 - 30) * scale
+        #expect(abs(hud.jankBars[0].h - 0.8 * graphHeight) < 1e-9)
+        #expect(hud.label == "budget 16.7 ms · janky 0" && hud.labelOrigin.x == hud.panel.x + 8 * scale)
+        #expect(layout.overlayRect(.hud) == PixelRect.around(x: hud.panel.x, y: hud.panel.y, w: hud.panel.w, h: hud.panel.h))
+    }
+
+    @Test func theStatusLineIsCutOffWhereTheListBegins() throws {
+        var scene = Self.scene(top: 80, rows: 3)
+        let status = try #require(FrameLayout(scene, scale: 1).status)
+        // Centred on pixel row 70: a 20 px line from row 60, cut at the list's top (80).
+        #expect(status.rect(labelWidth: 120, labelHeight: 20) == PixelRect(x: 180, y: 60, w: 120, h: 20))
+        #expect(status.rect(labelWidth: 120, labelHeight: 30) == PixelRect(x: 180, y: 55, w: 120, h: 25))
+        scene.contentTop = 50
+        #expect(FrameLayout(scene, scale: 1).status!.rect(labelWidth: 120, labelHeight: 20) == nil)
+        scene.status!.opacity = 0
+        #expect(FrameLayout(scene, scale: 1).status == nil)
+    }
+
+    @Test func onlyChangedOverlaysAreNamedAndTheirRectanglesJoinOldAndNew() {
+        #expect(FrameLayout(Scene(), scale: 1).overlayRect(.banner) == nil)
+        let a = FrameLayout(Self.scene(), scale: 1)
+        var moved = Self.scene()
+        moved.scrollBar!.y += 40
+        let b = FrameLayout(moved, scale: 1)
+        let old = a.overlayRect(.scrollBar)!, new = b.overlayRect(.scrollBar)!
+        #expect(new.y == old.y + 40 && old.union(new).h == old.h + 40)
+    }
+
+    /// A layout updated in place from one scene to another is the layout made afresh.
+    @Test func updatingInPlaceGivesTheLayoutMadeAfresh() {
+        var layout = FrameLayout(Self.scene(), scale: 2)
+        var other = Self.scene(top: 120, rows: 5)
+        other.banner = nil; other.hud = nil
+        layout.update(other, scale: 2)
+        let fresh = FrameLayout(other, scale: 2)
+        #expect(layout.rows == fresh.rows && layout.banner == nil && layout.hud == nil)
+        #expect(layout.scrollBar == fresh.scrollBar && layout.indicator == fresh.indicator && layout.status == fresh.status)
+        #expect(layout.listTop == fresh.listTop && layout.backgroundTop == fresh.backgroundTop)
+    }
+}
