@@ -51,7 +51,7 @@ public final class LiveApp {
         try FontCheck.verify(settings.fontPath)
         let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live")
         let display: Display
-        do { display = try Display(displayOptions) } catch {
+        do { display = try SignalHandling.openingSDL { () throws(SDLError) in try Display(displayOptions) } } catch {
             report?.discard()
             throw .display(error)
         }

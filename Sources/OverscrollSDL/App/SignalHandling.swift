@@ -58,6 +58,31 @@ public enum SignalHandling {
         if early != 0 { stopHandler(early) }
     }
 
+    /// Opens the live display (`body`) so that SDL's own SIGINT/SIGTERM handler is there
+    /// too, behind ours: SDL waits for input in a loop that retries a poll() a signal
+    /// interrupted, and only its handler's "quit pending" ends that wait; a stop that only
+    /// set our flag was seen at the wait's timeout, or by RunWatch's grace. SDL installs
+    /// its handler only over the default, so the default is put back while it starts,
+    /// with SIGINT and SIGTERM blocked (one sent meanwhile waits, then reaches ours).
+    static func openingSDL<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for sig in [SIGINT, SIGTERM] { sigaddset(&mask, sig) }
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+        for sig in [SIGINT, SIGTERM] { set(sig, SIG_DFL) }
+        defer {
+            var installed = sigaction()
+            sigaction(SIGTERM, nil, &installed)
+            if let handler = installed.__sigaction_handler.sa_handler,
+               unsafeBitCast(handler, to: Int.self) > 1 {   // not SIG_DFL (0) or SIG_IGN (1)
+                sdlQuitHandler.store(unsafeBitCast(handler, to: Int.self), ordering: .releasing)
+            }
+            for sig in stopping { set(sig, stopHandler) }
+            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+        }
+        return try body()
+    }
+
     /// A replay: a SIGHUP stops it (it has no config to reload), one that came early too.
     static func installReplayStop() {
         set(SIGHUP, stopHandler)
@@ -131,6 +156,9 @@ public enum SignalHandling {
 /// Signal handlers get no context: what they set lives outside any object. Each is set
 /// once (the pipe, before any handler is installed) or is an atomic.
 private let stopSignal = Atomic<Int32>(0)
+/// SDL's SIGTERM handler once the live display has started (`openingSDL`), as a bit
+/// pattern (0: none): a stop passes through it, so SDL's wait for input ends.
+private let sdlQuitHandler = Atomic<Int>(0)
 private let earlyHangup = Atomic<Bool>(false)
 /// Written once in `installProcessDefaults`, before the handlers that read it exist;
 /// read-only after: no race.
@@ -141,6 +169,10 @@ private func stopHandler(_ sig: Int32) {
     _ = stopSignal.compareExchange(expected: 0, desired: sig, ordering: .relaxed)
     var byte: UInt8 = 1
     if stopPipe.write >= 0 { _ = write(stopPipe.write, &byte, 1) }
+    // SDL's handler only marks a quit pending (async-signal-safe). It is told SIGTERM for
+    // every stopping signal (it knows only SIGINT and SIGTERM): our flag keeps which came.
+    let sdl = sdlQuitHandler.load(ordering: .acquiring)
+    if sdl != 0 { unsafeBitCast(sdl, to: (@convention(c) (Int32) -> Void).self)(SIGTERM) }
 }
 
 /// SIGHUP before the live app's reload handler (or a replay's stop) is installed.
