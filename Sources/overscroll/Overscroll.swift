@@ -57,6 +57,8 @@ struct Overscroll: ParsableCommand {
             options.requireVisibleDisplay = true
             options.displayIndex = resolved.number(.display).map { Int($0) } ?? 0
             options.renderer = resolved.renderer
+            options.scale = resolved.number(.scale)
+            options.scaleOrigin = settings.scale != nil ? "--scale" : "scale in the config file"
             var live = LiveApp.Options()
             live.kiosk = isKiosk
             live.environment = ProcessInfo.processInfo.environment

@@ -65,6 +65,7 @@ struct Replay: ParsableCommand {
             options.tracePath = trace
             options.window = window
             options.renderer = window ? resolved.renderer : .cpu
+            options.scale = resolved.number(.scale)
             options.reportDirectory = resolved.text(.report)
             options.programVersion = Version.string
             options.scriptName = script

@@ -31,6 +31,7 @@ enum Setting: String, CaseIterable {
     case refreshEvery = "refresh-every"
     case idleReset = "idle-reset"
     case metrics
+    case scale
 
     /// The config key, and the flag without its `--`.
     var key: String { rawValue }
@@ -159,6 +160,11 @@ enum Setting: String, CaseIterable {
             Spec(kind: .path, source: .windowOnly(.option(\.metrics)),
                  meaning: "Write Prometheus metrics here every few seconds and at exit, for node_exporter's textfile collector (name it *.prom)",
                  defaultText: "none", valueName: "file", example: "/var/lib/prometheus/node-exporter/overscroll.prom")
+        case .scale:
+            Spec(kind: .scale, source: .shared(.option(\.scale)),
+                 meaning: "Pixels per point, 0.5…4 (the start-up line says which was taken and why)",
+                 defaultText: "from the display's physical size (a point 1/96 inch, a row at least 7 mm), else 1",
+                 valueName: "factor", example: "2", inReplay: "honoured: the pictures, not the trace (points)")
         }
     }
 

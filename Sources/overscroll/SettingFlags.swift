@@ -29,6 +29,7 @@ struct SettingFlags: ParsableArguments {
     @Flag(help: Setting.verbose.help) var verbose = false
     @Option(parsing: .unconditional, help: Setting.refreshEvery.help) var refreshEvery: String?
     @Option(parsing: .unconditional, help: Setting.idleReset.help) var idleReset: String?
+    @Option(parsing: .unconditional, help: Setting.scale.help) var scale: String?
 
     func validate() throws {
         for setting in Setting.allCases {

@@ -1,5 +1,6 @@
 import Glibc
 import OverscrollKit
+import OverscrollSDL
 
 /// A setting's value once checked.
 enum SettingValue: Equatable {
@@ -14,6 +15,8 @@ enum SettingValue: Equatable {
 /// check, and the same words for what is allowed, on the command line and in the file.
 enum SettingKind: Equatable {
     case path, positiveNumber, duration, positiveDuration, bool, command, rotation, displayIndex, size
+    /// Pixels per point, `DisplayScale.range`.
+    case scale
     /// One of these words (e.g. a renderer's name).
     case choice([String])
 
@@ -28,6 +31,7 @@ enum SettingKind: Equatable {
         case .rotation: "0, 90, 180 or 270"
         case .displayIndex: "a display number from 0 to 63"
         case .size: "a size like 480x800, each side 64…\(Self.largestSide)"
+        case .scale: "a number of pixels per point from 0.5 to 4"
         case .choice(let words): "one of \(words.joined(separator: ", "))"
         }
     }
@@ -44,6 +48,9 @@ enum SettingKind: Equatable {
         case .positiveNumber:
             guard let n = Double(text), n.isFinite else { return .failure(.malformed) }
             return checkPoints(n)
+        case .scale:
+            guard let n = Double(text), n.isFinite else { return .failure(.malformed) }
+            return checkScale(n)
         case .duration, .positiveDuration:
             guard let s = DurationFormat.parse(text) ?? Self.signedSeconds(text) else { return .failure(.malformed) }
             return checkDuration(s)
@@ -77,13 +84,16 @@ enum SettingKind: Equatable {
     /// kind takes them (numbers, booleans, arrays of words).
     func parse(toml raw: TOMLValue) -> Result<SettingValue, Problem> {
         if let s = raw.string, self != .rotation, self != .displayIndex, self != .bool,
-           self != .positiveNumber {
+           self != .positiveNumber, self != .scale {
             return parse(s)
         }
         switch self {
         case .positiveNumber:
             guard let n = raw.double ?? raw.int.map(Double.init), n.isFinite else { return .failure(.malformed) }
             return checkPoints(n)
+        case .scale:
+            guard let n = raw.double ?? raw.int.map(Double.init), n.isFinite else { return .failure(.malformed) }
+            return checkScale(n)
         case .duration, .positiveDuration:
             guard let s = raw.double ?? raw.int.map(Double.init), s.isFinite else { return .failure(.malformed) }
             return checkDuration(s)
@@ -124,6 +134,10 @@ enum SettingKind: Equatable {
     /// pull never reaches the window's height; `ThresholdBound` checks the window's own).
     private func checkPoints(_ n: Double) -> Result<SettingValue, Problem> {
         n > 0 && n < Double(Self.largestSide) ? .success(.number(n)) : .failure(.outOfRange)
+    }
+
+    private func checkScale(_ n: Double) -> Result<SettingValue, Problem> {
+        DisplayScale.range.contains(n) ? .success(.number(n)) : .failure(.outOfRange)
     }
 
     private func checkDuration(_ s: Double) -> Result<SettingValue, Problem> {

@@ -103,7 +103,7 @@ import Glibc
         #expect(app.waitForExit(timeout: 5) == 0)
         let err = app.stderr
         let log = err.split(separator: "\n").map(String.init)
-        #expect(log.first?.wholeMatch(of: /overscroll: started: video x11, renderer \S+, window 480x800 pt \(480x800 px\), refresh [\d.]+ Hz/) != nil, "\(err)")
+        #expect(log.first?.wholeMatch(of: /overscroll: started: video x11, renderer \S+, window 480x800 pt \(480x800 px\), scale 1 \(100 dpi from the X screen's size in mm\), refresh [\d.]+ Hz/) != nil, "\(err)")
         #expect(log.filter { $0.hasPrefix("overscroll: refresh") } == Array(repeating: "overscroll: refreshed: 3 rows in 0.30 s", count: 2), "\(err)")
     }
 

@@ -41,3 +41,67 @@ import Testing
         #expect(times(t, "tap").count == 1)
     }
 }
+
+/// Points become pixels by the display's density: `--scale`, or the physical size the
+/// display reports (here Xvfb -dpi 192, whose RandR output says 0 mm and whose screen
+/// says 169x271 mm).
+@Suite struct DisplayScaleTests {
+    /// The start-up line, once the window is up.
+    func startLine(_ app: LiveApp) -> String {
+        let deadline = Date().addingTimeInterval(10)
+        var text = ""
+        while !text.contains("started:") && Date() < deadline { text += app.stderr }
+        return text.split(separator: "\n").first { $0.contains("started:") }.map(String.init) ?? text
+    }
+
+    @Test func a192DpiScreenDrawsTwoPixelsAPointAndTakesTheMouseInPoints() throws {
+        let server = try #require(try XServer(width: 1280, height: 2048, dpi: 192))
+        let dir = CLI.temporaryPath("scaled")
+        let app = try LiveApp(["--no-sound", "--report", dir], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        #expect(startLine(app).contains("window 480x800 pt (960x1600 px), scale 2 (192 dpi from the X screen's size in mm)"),
+                "\(startLine(app))")
+        let size = try server.size(ofWindowNamed: "Overscroll")
+        #expect(size.width == 960 && size.height == 1600)
+        // A click at pixel (200, 800) is point (100, 400): row 7 of 56 pt rows (at one pixel
+        // a point it would be row 14).
+        Thread.sleep(forTimeInterval: 0.5)
+        try server.tool("xdotool", ["mousemove", "--window", window, "200", "800", "click", "1", "sleep", "0.3"])
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 5) == 0)
+        let t = try Trace(path: "\(dir)/frames.csv")
+        #expect(t.rows.last?["selected"] == "7")
+    }
+
+    @Test(arguments: [["--scale", "1"], ["--config", "scale = 1"]])
+    func theScaleSettingOverridesTheDisplay(_ setting: [String]) throws {
+        let server = try #require(try XServer(width: 1280, height: 2048, dpi: 192))
+        var arguments = ["--no-sound"] + setting
+        if setting[0] == "--config" { arguments[2] = try CLI.write(setting[1] + "\n", to: "scale.toml") }
+        let app = try LiveApp(arguments, on: server)
+        _ = try #require(try server.window(named: "Overscroll"))
+        let origin = setting[0] == "--scale" ? "--scale" : "scale in the config file"
+        #expect(startLine(app).contains("window 480x800 pt (480x800 px), scale 1 (\(origin))"), "\(startLine(app))")
+        let size = try server.size(ofWindowNamed: "Overscroll")
+        #expect(size.width == 480 && size.height == 800)
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test func aReplaysTraceIsInPointsWhateverTheScale() throws {
+        let traces = try ["1", "2"].map { scale in
+            let trace = CLI.temporaryPath("scale\(scale).csv")
+            let r = try CLI.run(["replay", "Assets/gestures/pull-to-refresh.txt", "--trace", trace, "--scale", scale])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try String(contentsOfFile: trace, encoding: .utf8)
+        }
+        #expect(traces[0].count > 1000 && traces[0] == traces[1])
+    }
+
+    @Test(arguments: ["0.4", "4.5", "two"])
+    func aScaleOutsideItsRangeIsAUsageError(_ value: String) throws {
+        let r = try CLI.run(["replay", "Assets/gestures/drag.txt", "--scale", value])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--scale \(value) is") && r.stderr.contains("from 0.5 to 4"), "\(r.stderr)")
+    }
+}

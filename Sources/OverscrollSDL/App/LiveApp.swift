@@ -198,7 +198,7 @@ public final class LiveApp {
         let hz = (10 / display.refreshPeriod).rounded() / 10
         return "started: video \(display.videoDriver), renderer \(display.renderDriver), "
             + "window \(Int(points.width))x\(Int(points.height)) pt (\(pixels.width)x\(pixels.height) px), "
-            + "refresh \(hz) Hz"
+            + "scale \(DisplayScale.describe(display.scale.factor)) (\(display.scale.origin)), refresh \(hz) Hz"
     }
 
     /// Sleep until the next frame is due unless vsync already blocked in present. Never spins.
@@ -220,7 +220,8 @@ public final class LiveApp {
         if event.type == SDL_WINDOWEVENT.rawValue, event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue) {
             session.painter.invalidate()
         }
-        switch session.translator.translate(event, windowSize: session.display.sizeInPoints) {
+        switch session.translator.translate(event, windowSize: session.display.sizeInPoints,
+                                               pointsPerUnit: session.display.pointsPerWindowUnit) {
         case .quit:
             // SIGINT/SIGTERM and the window closing always quit; Esc only outside a kiosk,
             // where only the service manager stops the app.

@@ -19,6 +19,8 @@ public final class ReplayRunner {
         public var window = false
         /// The drawing path in a window; headless always draws on the CPU.
         public var renderer: RendererChoice = .cpu
+        /// Pixels per point (nil: the display's, which headless is 1); the trace is in points.
+        public var scale: Double?
         /// Stop after this much virtual time past the script's end, whatever happens.
         public var settleLimit = 60.0
         /// Write a frame-timing report into this directory.
@@ -75,6 +77,7 @@ public final class ReplayRunner {
             display.requireVisibleDisplay = true
             display.renderer = options.renderer
         }
+        display.scale = options.scale
         self.options = options
         let report: ReportWriter?
         do {
@@ -125,7 +128,8 @@ public final class ReplayRunner {
             let cpuStart = ProcessCPUClock.now()
             var quit = false
             while SDL_PollEvent(&event) != 0 {
-                if session.translator.translate(event, windowSize: session.display.sizeInPoints) == .quit { quit = true }
+                if session.translator.translate(event, windowSize: session.display.sizeInPoints,
+                                               pointsPerUnit: session.display.pointsPerWindowUnit) == .quit { quit = true }
             }
             let frame = driver.frame
             let time = driver.time

@@ -30,6 +30,10 @@ public final class Display {
         /// Why the path was taken, when the caller decided it rather than the machine
         /// (a headless run always draws on the CPU, whatever `--renderer` says).
         public var pathReason: String?
+        /// Pixels per point (`--scale`); nil: from the display's physical size.
+        public var scale: Double?
+        /// Where `scale` came from, for the start-up line.
+        public var scaleOrigin = "--scale"
 
         public init() {}
 
@@ -60,6 +64,8 @@ public final class Display {
     /// The window is still hidden until the first frame is presented.
     private var revealOnPresent: Bool
     public private(set) var pathReason: String
+    /// Pixels per point, and why.
+    public let scale: DisplayScale
     /// The list's ring (`ListRing`), where the display can show one; the painter takes it.
     private(set) var listRing: (any ListRing)?
     /// On Wayland's CPU path: the surface frames are drawn into and the wl_shm buffers
@@ -116,8 +122,12 @@ public final class Display {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw SDLError(message: "display \(options.displayIndex) does not exist (this machine has \(displays)); pass --display 0…\(max(0, displays - 1))")
         }
+        // Before the window: its size in pixels is the size in points times the scale.
+        let scale = options.scale.map { DisplayScale(factor: $0, origin: options.scaleOrigin) }
+            ?? DisplayScale.measure(displayIndex: Int32(options.displayIndex), videoDriver: chosen)
         var x = CSDL_WindowPosCenteredDisplay(Int32(options.displayIndex)), y = x
-        var width = Int32(options.width), height = Int32(options.height)
+        var width = Int32((Double(options.width) * scale.factor).rounded())
+        var height = Int32((Double(options.height) * scale.factor).rounded())
         var bounds = SDL_Rect()
         if options.fullscreen, SDL_GetDisplayBounds(Int32(options.displayIndex), &bounds) == 0 {
             // Also cover the display ourselves: under a bare X server (a kiosk started
@@ -153,6 +163,16 @@ public final class Display {
         wayland = made.wayland
         var outputW: Int32 = 0, outputH: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
+        // A compositor that scales windows itself (a Wayland output of scale 2) gives more
+        // pixels than window units: the window shrinks by that much, so a point is still
+        // `scale` pixels, not `scale` times the compositor's.
+        var unitsW: Int32 = 0, unitsH: Int32 = 0
+        SDL_GetWindowSize(window, &unitsW, &unitsH)
+        if !options.fullscreen, unitsW > 0, outputW > unitsW {
+            let density = Double(outputW) / Double(unitsW)
+            SDL_SetWindowSize(window, Int32((Double(width) / density).rounded()), Int32((Double(height) / density).rounded()))
+            SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
+        }
         do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
             SDL_DestroyRenderer(renderer)
             SDL_DestroyWindow(window)
@@ -161,6 +181,7 @@ public final class Display {
         }
         self.window = window
         self.renderer = renderer
+        self.scale = scale
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(renderer, &info)
@@ -225,11 +246,18 @@ public final class Display {
     /// refused a request of ours), as the CPU path's present found.
     var connectionBroken: Bool { wayland?.broken ?? false }
 
-    /// The window's size in points (layout units).
+    /// The window's size in points (layout units): its pixels over the scale.
     public var sizeInPoints: (width: Double, height: Double) {
+        let pixels = sizeInPixels
+        return (Double(max(1, pixels.width)) / scale.factor, Double(max(1, pixels.height)) / scale.factor)
+    }
+
+    /// Points per unit of SDL's window coordinates (the mouse's): 1 / scale where the two
+    /// are pixels (X11, KMSDRM), less where a compositor scales the window itself.
+    public var pointsPerWindowUnit: Double {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetWindowSize(window, &w, &h)
-        return (Double(max(1, w)), Double(max(1, h)))
+        return w > 0 ? sizeInPoints.width / Double(w) : 1 / scale.factor
     }
 
     /// Maps the window if it waits for its first frame (X11).
@@ -270,12 +298,8 @@ public final class Display {
         return (Int(w), Int(h))
     }
 
-    /// Pixels per point: 2 on a HiDPI display.
-    public var pixelScale: Double {
-        let points = sizeInPoints, pixels = sizeInPixels
-        let scale = Double(pixels.width) / points.width
-        return scale.isFinite && scale > 0 ? scale : 1
-    }
+    /// Pixels per point (`scale`'s factor): what the painter and the text draw at.
+    public var pixelScale: Double { scale.factor }
 
     /// The display's refresh period, measured from the mode SDL reports; 60 Hz if unknown.
     public var refreshPeriod: Double {

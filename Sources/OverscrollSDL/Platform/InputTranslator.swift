@@ -22,8 +22,10 @@ public struct InputTranslator {
     /// (`OverscrollModel.admits`): this only translates.
     public init() {}
 
-    /// `windowSize` in points, for touch coordinates, which SDL normalizes to 0…1.
-    public func translate(_ event: SDL_Event, windowSize: (width: Double, height: Double)) -> Output {
+    /// `windowSize` in points, for touch coordinates, which SDL normalizes to 0…1;
+    /// `pointsPerUnit` turns the mouse's window coordinates into points (`--scale`).
+    public func translate(_ event: SDL_Event, windowSize: (width: Double, height: Double),
+                          pointsPerUnit: Double = 1) -> Output {
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return .quit
@@ -56,12 +58,12 @@ public struct InputTranslator {
             let b = event.button
             guard b.which != CSDL_TOUCH_MOUSEID, b.button == UInt8(SDL_BUTTON_LEFT) else { return .ignored }
             return SDL_EventType(event.type) == SDL_MOUSEBUTTONDOWN
-                ? .input(.pointerDown(.mouse, x: Double(b.x), y: Double(b.y)))
+                ? .input(.pointerDown(.mouse, x: Double(b.x) * pointsPerUnit, y: Double(b.y) * pointsPerUnit))
                 : .input(.pointerUp(.mouse))
         case SDL_MOUSEMOTION:
             let m = event.motion
             guard m.which != CSDL_TOUCH_MOUSEID else { return .ignored }
-            return .input(.pointerMove(.mouse, x: Double(m.x), y: Double(m.y)))
+            return .input(.pointerMove(.mouse, x: Double(m.x) * pointsPerUnit, y: Double(m.y) * pointsPerUnit))
         case SDL_MOUSEWHEEL:
             let w = event.wheel
             guard w.which != CSDL_TOUCH_MOUSEID else { return .ignored }
