@@ -58,7 +58,7 @@ import Testing
         let server = try #require(try XServer(width: 1280, height: 2048, dpi: 192))
         let dir = CLI.temporaryPath("scaled")
         let app = try LiveApp(["--no-sound", "--report", dir], on: server)
-        let window = try #require(try server.window(named: "Overscroll"))
+        let window = try #require(try server.window(named: "Overscroll", timeout: 60), "no window: \(app.stderr)")
         #expect(startLine(app).contains("window 480x800 pt (960x1600 px), scale 2 (192 dpi from the X screen's size in mm)"),
                 "\(startLine(app))")
         let size = try server.size(ofWindowNamed: "Overscroll")
@@ -79,7 +79,7 @@ import Testing
         var arguments = ["--no-sound"] + setting
         if setting[0] == "--config" { arguments[2] = try CLI.write(setting[1] + "\n", to: "scale.toml") }
         let app = try LiveApp(arguments, on: server)
-        _ = try #require(try server.window(named: "Overscroll"))
+        _ = try #require(try server.window(named: "Overscroll", timeout: 60), "no window: \(app.stderr)")
         let origin = setting[0] == "--scale" ? "--scale" : "scale in the config file"
         #expect(startLine(app).contains("window 480x800 pt (480x800 px), scale 1 (\(origin))"), "\(startLine(app))")
         let size = try server.size(ofWindowNamed: "Overscroll")
