@@ -149,22 +149,28 @@ final class WaylandSurface {
 
     private func lose() { broken = true }
 
-    /// Adds `rects` to what a buffer missed; past a handful, their bounding box (one copy
-    /// of a few more pixels costs less than many small ones).
+    /// Adds `rects` to what a buffer missed, each pixel once: a rectangle inside one
+    /// already there adds nothing, one that covers others replaces them (a scroll damages
+    /// the whole window frame after frame, and copying it twice cost twice). Past a
+    /// handful, their bounding box: one copy of a few more pixels costs less than many.
     private static func add(_ rects: [SDL_Rect], to list: inout [SDL_Rect], bounds: SDL_Rect) {
-        if list.count + rects.count <= 8 {
-            list.append(contentsOf: rects)
-            return
+        for rect in rects {
+            if list.contains(where: { contains($0, rect) }) { continue }
+            list.removeAll { contains(rect, $0) }
+            list.append(rect)
         }
-        var box = list.first ?? rects[0]
-        for part in [list, rects] {
-            for var rect in part {
-                var union = SDL_Rect()
-                SDL_UnionRect(&box, &rect, &union)
-                box = union
-            }
+        guard list.count > 8 else { return }
+        var box = list[0]
+        for var rect in list {
+            var union = SDL_Rect()
+            SDL_UnionRect(&box, &rect, &union)
+            box = union
         }
         list.removeAll(keepingCapacity: true)
         list.append(box)
+    }
+
+    private static func contains(_ outer: SDL_Rect, _ inner: SDL_Rect) -> Bool {
+        inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h
     }
 }
