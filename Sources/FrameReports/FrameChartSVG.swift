@@ -2,14 +2,28 @@ import OverscrollKit
 import FoundationEssentials
 import Glibc
 
-/// frames.svg: frame interval and CPU time over the run, against the budget line, with the
-/// UI states as background bands. Standalone SVG: opens in any browser, no scripts.
+/// frames.svg: frame interval over the run against the budget line, janky frames marked,
+/// CPU time in a panel of its own below (on its own scale: it is a fraction of the
+/// interval and would lie flat on the axis), the UI states as background bands, and the
+/// run's key numbers in the header. Standalone SVG: opens in any browser, no scripts.
 enum FrameChartSVG {
     static let fileName = "frames.svg"
 
+    /// The run's key numbers, for the header line.
+    struct Numbers {
+        var frames: Int
+        /// Frame interval percentiles, ms.
+        var p50: Double?
+        var p99: Double?
+        var janky: Int
+    }
+
     private static let width = 1000.0
-    private static let height = 460.0
-    private static let left = 64.0, right = 24.0, top = 64.0, bottom = 96.0
+    private static let height = 600.0
+    /// The right margin holds the budget's label, beside its line and off the data.
+    private static let left = 64.0, right = 116.0, top = 84.0, bottom = 110.0
+    /// The CPU panel's height, under the interval's, and the space between them.
+    private static let cpuPanel = 90.0, panelGap = 40.0
 
     private static func color(_ state: UIState) -> String {
         switch state {
@@ -24,15 +38,23 @@ enum FrameChartSVG {
     /// - Parameters:
     ///   - title: the first line (what ran, in which mode).
     ///   - subtitle: the second (window size, drivers, frames).
-    static func render(_ timeline: TimelineDownsampler, refreshPeriod: Double, title: String, subtitle: String = "") -> String {
-        let plotW = width - left - right, plotH = height - top - bottom
+    static func render(_ timeline: TimelineDownsampler, refreshPeriod: Double, title: String, subtitle: String = "",
+                       numbers: Numbers? = nil) -> String {
+        let plotW = width - left - right, plotH = height - top - bottom - cpuPanel - panelGap
+        let cpuTop = top + plotH + panelGap
         // The x-axis is the run's own clock (frames.csv's t_ms), from the first frame's
         // start to the last frame: time when nothing was drawn stays on it, as a gap.
         let origin = timeline.origin
         let duration = max(timeline.end - origin, 1e-3)
         let periodMs = refreshPeriod * 1000
-        var observedMax = 0.0
-        timeline.forEach { observedMax = max(observedMax, $0.intervalMax * 1000, $0.cpuMax * 1000) }
+        var observedMax = 0.0, cpuObservedMax = 0.0, idle = 0.0
+        timeline.forEach { b in
+            observedMax = max(observedMax, b.intervalMax * 1000)
+            cpuObservedMax = max(cpuObservedMax, b.cpuMax * 1000)
+            if !b.isDrawn { idle += max(0, min(b.end, timeline.end) - b.start) }
+        }
+        let cpuMax = niceCeiling(max(cpuObservedMax, 0.1) * 1.05)
+        func cpuY(_ ms: Double) -> Double { cpuTop + cpuPanel * (1 - min(max(ms / cpuMax, 0), 1)) }
         // Show spikes up to 8 budgets high; above that they are clipped (and said so), so
         // one multi-second stall does not flatten everything else to the axis.
         let yMax = niceCeiling(max(2 * periodMs, min(observedMax, 8 * periodMs)) * 1.05)
@@ -48,6 +70,12 @@ enum FrameChartSVG {
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         svg += "<text id=\"chart-title\" x=\"\(f(left))\" y=\"22\" font-size=\"15\">\(escape(title))</text>\n"
         svg += "<text id=\"chart-subtitle\" x=\"\(f(left))\" y=\"42\" fill=\"#444\">\(escape(subtitle))</text>\n"
+        if let n = numbers {
+            var line = "\(n.frames) frames"
+            if let p50 = n.p50, let p99 = n.p99 { line += " · interval p50 \(ReportText.fixed(p50, 1)) ms, p99 \(ReportText.fixed(p99, 1)) ms" }
+            line += " · \(n.janky) janky · idle \(ReportText.fixed(idle, 1)) s (nothing drawn)"
+            svg += "<text id=\"chart-numbers\" x=\"\(f(left))\" y=\"64\" font-size=\"14\" font-weight=\"bold\">\(escape(line))</text>\n"
+        }
 
         // State bands: runs of drawn buckets with the same dominant state become one
         // rectangle; a gap (nothing drawn) ends a band and stays white.
@@ -58,7 +86,7 @@ enum FrameChartSVG {
         func closeBand() {
             guard let s = bandState else { return }
             statesSeen.insert(s)
-            svg += "<rect x=\"\(f(x(bandStart)))\" y=\"\(f(top))\" width=\"\(f(max(x(bandEnd) - x(bandStart), 0.5)))\" height=\"\(f(plotH))\" fill=\"\(color(s))\"><title>\(s.rawValue)</title></rect>\n"
+            svg += "<rect x=\"\(f(x(bandStart)))\" y=\"\(f(top))\" width=\"\(f(max(x(bandEnd) - x(bandStart), 0.5)))\" height=\"\(f(cpuTop + cpuPanel - top))\" fill=\"\(color(s))\"><title>\(s.rawValue)</title></rect>\n"
             bandState = nil
         }
         timeline.forEach { b in
@@ -81,15 +109,25 @@ enum FrameChartSVG {
             svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(tick)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(tick)))\" stroke=\"#ddd\"/>\n"
             svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
         }
-        for tick in ticks(from: origin, to: origin + duration) {
-            svg += "<line x1=\"\(f(x(tick)))\" y1=\"\(f(top + plotH))\" x2=\"\(f(x(tick)))\" y2=\"\(f(top + plotH + 5))\"/>\n"
-            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(top + plotH + 18))\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
+        // About ten time ticks, at 1, 2 or 5 × 10^k s, under the CPU panel.
+        let bottomY = cpuTop + cpuPanel
+        for tick in ticks(from: origin, to: origin + duration, about: 10) {
+            svg += "<line x1=\"\(f(x(tick)))\" y1=\"\(f(bottomY))\" x2=\"\(f(x(tick)))\" y2=\"\(f(bottomY + 5))\"/>\n"
+            svg += "<line x1=\"\(f(x(tick)))\" y1=\"\(f(top))\" x2=\"\(f(x(tick)))\" y2=\"\(f(bottomY))\" stroke=\"#eee\"/>\n"
+            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(bottomY + 18))\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
         }
-        svg += "<line x1=\"\(f(left))\" y1=\"\(f(top))\" x2=\"\(f(left))\" y2=\"\(f(top + plotH))\"/>\n"
-        svg += "<line x1=\"\(f(left))\" y1=\"\(f(top + plotH))\" x2=\"\(f(left + plotW))\" y2=\"\(f(top + plotH))\"/>\n"
+        for tick in ticks(from: 0, to: cpuMax, about: 2) {
+            svg += "<line x1=\"\(f(left))\" y1=\"\(f(cpuY(tick)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(cpuY(tick)))\" stroke=\"#ddd\"/>\n"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(cpuY(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
+        }
+        for (panelTop, panelBottom) in [(top, top + plotH), (cpuTop, bottomY)] {
+            svg += "<line x1=\"\(f(left))\" y1=\"\(f(panelTop))\" x2=\"\(f(left))\" y2=\"\(f(panelBottom))\"/>\n"
+            svg += "<line x1=\"\(f(left))\" y1=\"\(f(panelBottom))\" x2=\"\(f(left + plotW))\" y2=\"\(f(panelBottom))\"/>\n"
+        }
         svg += "</g>\n"
-        svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(top + plotH + 36))\" text-anchor=\"middle\">run time (s), frames.csv's t_ms</text>\n"
+        svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(bottomY + 36))\" text-anchor=\"middle\">run time (s), frames.csv's t_ms</text>\n"
         svg += "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">frame time (ms)</text>\n"
+        svg += "<text id=\"cpu-label\" transform=\"translate(18 \(f(cpuTop + cpuPanel / 2))) rotate(-90)\" text-anchor=\"middle\" fill=\"#2a9d3a\">CPU (ms)</text>\n"
 
         // Interval: the min–max envelope of each bucket (spikes stay visible however much
         // the run was downsampled), then the means of interval and CPU, each bucket a step
@@ -112,7 +150,7 @@ enum FrameChartSVG {
                 upper.append("\(xs),\(f(y(b.intervalMax * 1000)))")
                 lower.append("\(xs),\(f(y(b.intervalMin * 1000)))")
                 intervalLine.append("\(xs),\(f(y(b.intervalMean * 1000)))")
-                cpuLine.append("\(xs),\(f(y(b.cpuMean * 1000)))")
+                cpuLine.append("\(xs),\(f(cpuY(b.cpuMean * 1000)))")
             }
         }
         closeSegment()
@@ -125,7 +163,16 @@ enum FrameChartSVG {
         svg += "</g>\n"
         // The budget last, above the data: a replay's intervals sit exactly on it.
         svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(y(periodMs)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(periodMs)))\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"8 5\"/>\n"
-        svg += "<text x=\"\(f(left + plotW - 4))\" y=\"\(f(y(periodMs) - 5))\" text-anchor=\"end\" fill=\"#d62728\">budget \(ReportText.fixed(periodMs, 2)) ms</text>\n"
+        svg += "<text id=\"budget-label\" x=\"\(f(left + plotW + 6))\" y=\"\(f(y(periodMs) + 4))\" fill=\"#d62728\">budget \(ReportText.fixed(periodMs, 2)) ms</text>\n"
+        // Janky frames: a mark above the plot at each bucket that holds one (trace.json has
+        // each frame; here the eye needs to find them at a glance).
+        svg += "<g id=\"janky\" fill=\"#d62728\">\n"
+        timeline.forEach { b in
+            guard b.jankyFrames > 0 else { return }
+            let cx = x((b.start + min(b.end, timeline.end)) / 2)
+            svg += "<path d=\"M\(f(cx - 5)),\(f(top - 10)) L\(f(cx + 5)),\(f(top - 10)) L\(f(cx)),\(f(top - 2)) Z\"><title>\(b.jankyFrames) janky at \(label(b.start)) s</title></path>\n"
+        }
+        svg += "</g>\n"
 
         // Legend: the series on one row, the states that appear on the next, so it fits
         // whatever the viewer's font.
@@ -136,7 +183,8 @@ enum FrameChartSVG {
             lx += 22 + Double(text.count) * 7 + 18
         }
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>", "interval (mean; band = min–max)")
-        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>", "cpu (mean)")
+        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>", "cpu (mean, own scale)")
+        legend("<path d=\"M3,-5 L13,-5 L8,3 Z\" fill=\"#d62728\"/>", "janky frame")
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
         lx = left
         ly += 22
@@ -166,10 +214,10 @@ enum FrameChartSVG {
     static func ticks(upTo limit: Double) -> [Double] { ticks(from: 0, to: limit) }
 
     /// About five round-numbered ticks within `low…high`, at multiples of the step.
-    static func ticks(from low: Double, to high: Double) -> [Double] {
+    static func ticks(from low: Double, to high: Double, about count: Double = 5) -> [Double] {
         let span = high - low
         guard span > 0, span.isFinite, low.isFinite else { return [low] }
-        let step = niceCeiling(span / 5)
+        let step = niceCeiling(span / count)
         var out: [Double] = []
         var i = (low / step).rounded(.up)
         while i * step <= high + span * 1e-6 && out.count < 50 { out.append(i * step); i += 1 }

@@ -134,8 +134,11 @@ public final class ReportWriter {
             try file.commit()
         }
         attempt { () throws(ReportWriterError) in
+            let overall = profiler.overall, interval = overall.intervalPercentiles
+            let numbers = FrameChartSVG.Numbers(frames: overall.frames, p50: interval?.p50, p99: interval?.p99,
+                                                janky: overall.jankyFrames)
             let svg = FrameChartSVG.render(timeline, refreshPeriod: profiler.refreshPeriod, title: chartTitle(profiler),
-                                           subtitle: chartSubtitle(profiler))
+                                           subtitle: chartSubtitle(profiler), numbers: numbers)
             try AtomicFile.write(Array(svg.utf8), to: Self.path(directory, FrameChartSVG.fileName))
         }
         if let firstError { throw firstError }
@@ -164,10 +167,21 @@ public final class ReportWriter {
         let points = metadata.windowPoints, pixels = metadata.windowPixels
         var line = "window \(points.width)x\(points.height) pt"
         if pixels != points { line += " (\(pixels.width)x\(pixels.height) px)" }
-        line += ", video \(metadata.videoDriver), renderer \(metadata.renderDriver), vsync \(metadata.vsync ? "on" : "off")"
+        line += ", video \(metadata.videoDriver), renderer \(metadata.renderDriver), \(vsyncMeasured(profiler))"
         line += ", \(FixedDecimal.format(1 / profiler.refreshPeriod, decimals: 1)) Hz budget"
         line += ", \(profiler.overall.frames) frames"
         return line
+    }
+
+    /// Whether the frames kept the display's pace, from what they did rather than what was
+    /// asked: the median interval against the refresh period.
+    private func vsyncMeasured(_ profiler: FrameProfiler) -> String {
+        let asked = "vsync \(metadata.vsync ? "asked" : "not asked")"
+        guard let p50 = profiler.overall.intervalPercentiles?.p50 else { return asked }
+        let periods = p50 / (profiler.refreshPeriod * 1000)
+        let paced = abs(periods - periods.rounded()) < 0.05 && periods.rounded() >= 1
+        return "\(asked), measured: median interval \(FixedDecimal.format(p50, decimals: 1)) ms"
+            + (paced ? " = \(Int(periods.rounded())) refresh period\(periods.rounded() == 1 ? "" : "s")" : ", not on the refresh period")
     }
 
     // MARK: Introspection (tests, the HUD)

@@ -215,6 +215,17 @@ import ProfilerTestSupport
         // The title names the mode and script, the line under it the window and drivers.
         #expect(svg.contains("replay of Assets/gestures/pull.txt at 60 fps"))
         #expect(svg.contains("window 480x800 pt (960x1600 px), video dummy, renderer software"))
+        // The key numbers in the header; vsync as the intervals show it, not as asked.
+        let numbers = try #require(svg.components(separatedBy: "id=\"chart-numbers\"").last?.components(separatedBy: "</text>").first)
+        #expect(numbers.contains("3000 frames · interval p50 ") && numbers.contains(" janky · idle "), "\(numbers)")
+        #expect(svg.contains("measured: median interval"))
+        // Janky frames are marked, each mark naming how many and when.
+        let janky = try #require(svg.components(separatedBy: "<g id=\"janky\"").last?.components(separatedBy: "</g>").first)
+        #expect(janky.contains("janky at "))
+        // The budget's label is in the right margin, beyond the last data point (x 884).
+        let label = try #require(svg.components(separatedBy: "id=\"budget-label\" x=\"").last?.split(separator: "\"").first)
+        #expect(Double(label)! > 884)
+        #expect(svg.contains("id=\"cpu-label\""))
         // The budget line is drawn after (above) every series.
         let budget = try #require(svg.range(of: "id=\"budget\""))
         for id in ["id=\"interval\"", "id=\"cpu\"", "id=\"interval-range\""] {
