@@ -29,7 +29,7 @@ struct AtomicFile {
     private mutating func drain() throws(ReportWriterError) {
         if let code = FileDescriptorIO.writeAll(fd, buffer.bytes) {
             abandon()
-            throw ReportWriterError("cannot write \(temporaryPath): \(FileErrors.posix(code))")
+            throw ReportWriterError("cannot write \(ReportWriterError.shown(temporaryPath)): \(FileErrors.posix(code))")
         }
         buffer.clear()
     }
@@ -43,12 +43,12 @@ struct AtomicFile {
         fd = -1
         guard closed == 0 else {
             unlink(temporaryPath)
-            throw ReportWriterError("cannot write \(temporaryPath): \(FileErrors.posix(closeError))")
+            throw ReportWriterError("cannot write \(ReportWriterError.shown(temporaryPath)): \(FileErrors.posix(closeError))")
         }
         guard rename(temporaryPath, path) == 0 else {
             let reason = FileErrors.posix(errno)
             unlink(temporaryPath)
-            throw ReportWriterError("cannot write \(path): \(reason)")
+            throw ReportWriterError("cannot write \(ReportWriterError.shown(path)): \(reason)")
         }
     }
 
@@ -62,7 +62,7 @@ struct AtomicFile {
         var file = try AtomicFile(path: path)
         if let code = FileDescriptorIO.writeAll(file.fd, bytes) {
             file.abandon()
-            throw ReportWriterError("cannot write \(file.temporaryPath): \(FileErrors.posix(code))")
+            throw ReportWriterError("cannot write \(ReportWriterError.shown(file.temporaryPath)): \(FileErrors.posix(code))")
         }
         try file.commit()
     }

@@ -12,7 +12,7 @@ public enum FileDescriptorIO {
     static func openForWriting(_ path: String, exclusive: Bool) throws(ReportWriterError) -> Int32 {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC)
         let fd = open(path, flags, 0o644)
-        guard fd >= 0 else { throw ReportWriterError("cannot write \(path): \(FileErrors.posix(errno))") }
+        guard fd >= 0 else { throw ReportWriterError("cannot write \(ReportWriterError.shown(path)): \(FileErrors.posix(errno))") }
         return fd
     }
 

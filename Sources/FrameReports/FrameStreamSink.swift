@@ -51,7 +51,7 @@ final class FrameStreamSink: Sendable {
         let fd = try FileDescriptorIO.openForWriting(path, exclusive: true)
         if let code = FileDescriptorIO.writeAll(fd, Array(header.utf8)) {
             _ = FileDescriptorIO.closeDescriptor(fd)
-            throw ReportWriterError("cannot write \(path): \(FileErrors.posix(code))")
+            throw ReportWriterError("cannot write \(ReportWriterError.shown(path)): \(FileErrors.posix(code))")
         }
         var a: [UInt8] = []; a.reserveCapacity(initialCapacity)
         var b: [UInt8] = []; b.reserveCapacity(initialCapacity)

@@ -72,5 +72,5 @@ public enum ReportRuns {
         return (base, Int(name.dropFirst(21)) ?? 1)
     }
 
-    private static func shown(_ path: String) -> String { OutsideText.escaped(TextLines.cut(path)) }
+    private static func shown(_ path: String) -> String { ReportWriterError.shown(path) }
 }

@@ -47,18 +47,18 @@ public final class ReportWriter {
         var isDirectory = false
         if fm.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory else {
-                throw ReportWriterError("cannot write the report to \(directory): it is a file; pass an empty or new directory")
+                throw ReportWriterError("cannot write the report to \(ReportWriterError.shown(directory)): it is a file; pass an empty or new directory")
             }
             if let existing = Self.runFiles.first(where: { fm.fileExists(atPath: Self.path(directory, $0)) }) {
-                throw ReportWriterError("\(directory) already holds a report (\(existing)); pass an empty or new directory")
+                throw ReportWriterError("\(ReportWriterError.shown(directory)) already holds a report (\(existing)); pass an empty or new directory")
             }
             // New or empty, as documented: a run's files never mix with anything else.
             if let other = (try? fm.contentsOfDirectory(atPath: directory))?.sorted().first {
-                throw ReportWriterError("\(directory) is not empty (it holds '\(other)'); pass an empty or new directory")
+                throw ReportWriterError("\(ReportWriterError.shown(directory)) is not empty (it holds '\(other)'); pass an empty or new directory")
             }
         } else {
             if let code = FileDescriptorIO.makeDirectories(directory) {
-                throw ReportWriterError("cannot create the report directory \(directory): \(FileErrors.posix(code))")
+                throw ReportWriterError("cannot create the report directory \(ReportWriterError.shown(directory)): \(FileErrors.posix(code))")
             }
         }
         sink = try FrameStreamSink(path: Self.path(directory, FrameRowFormat.fileName),

@@ -280,6 +280,15 @@ import Glibc
         #expect(line.count < 300, "\(line.count) characters")
     }
 
+    @Test func aLongReportPathIsCutTo80InItsError() throws {
+        let file = try CLI.write("x", to: "file")
+        let long = file + "/" + String(repeating: "r", count: 5000)
+        let r = try CLI.run(["replay", Self.script, "--report", long])
+        #expect(r.status == 73)
+        let line = try #require(r.stderr.split(separator: "\n").first)
+        #expect(line.count < 200, "\(line.count) characters: \(line.prefix(120))")
+    }
+
     func isOverscroll(_ pid: Int32) -> Bool {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/overscroll") ?? false
     }

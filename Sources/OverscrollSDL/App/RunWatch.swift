@@ -1,3 +1,4 @@
+import FrameReports
 import OverscrollKit
 import Synchronization
 #if canImport(Glibc)
@@ -186,7 +187,7 @@ final class RunWatch: Sendable {
             let status = SignalHandling.liveExitStatus(sig)
             do {
                 try record.finish()
-                if let directory = record.reportDirectory { line += "; report written to \(directory)" }
+                if let directory = record.reportDirectory { line += "; report written to \(ReportWriterError.shown(directory))" }
             } catch {
                 line += "; \(error)"
             }
@@ -208,7 +209,7 @@ final class RunWatch: Sendable {
         var line = lost
         do {
             try record.finish()
-            if let directory = record.reportDirectory { line += "; report written to \(directory)" }
+            if let directory = record.reportDirectory { line += "; report written to \(ReportWriterError.shown(directory))" }
         } catch {
             line += "; \(error)"
         }
