@@ -10,16 +10,17 @@ public enum ReportLoadError: Error, Equatable, CustomStringConvertible {
     case incompatible(path: String, found: Int, supported: Int)
     case corrupt(path: String, detail: String)
 
+    /// Paths are cut to 80 characters, as every echoed token is.
     public var description: String {
         switch self {
         case let .notAReport(directory, hint):
-            "\(directory) is not a report directory: \(hint)"
+            "\(TextLines.cut(directory)) is not a report directory: \(hint)"
         case let .unreadable(path, reason):
-            "cannot read \(path): \(reason)"
+            "cannot read \(TextLines.cut(path)): \(reason)"
         case let .incompatible(path, found, supported):
-            "\(path) was made by an incompatible version of overscroll (report format \(found); this build reads format \(supported))"
+            "\(TextLines.cut(path)) was made by an incompatible version of overscroll (report format \(found); this build reads format \(supported))"
         case let .corrupt(path, detail):
-            "\(path) is corrupt: \(detail)"
+            "\(TextLines.cut(path)) is corrupt: \(TextLines.cut(detail, to: 200))"
         }
     }
 

@@ -12,7 +12,12 @@ struct Replay: ParsableCommand {
         usage: "overscroll replay <script> [--fps <n>] [--trace <file>] [--window] [--repeat <n>] [<settings>]",
         discussion: """
         Script commands, one a line ('#' starts a comment; points; durations like 250ms):
-          wait D | down X Y | move X Y [D] | up | finger N down|move|up … | mouse down|move|up … | wheel DY | key NAME [shift|ctrl]…
+          wait D
+          down X Y | move X Y [D] | up
+          finger N down X Y | finger N move X Y [D] | finger N up
+          mouse down X Y | mouse move X Y [D] | mouse up
+          wheel DY
+          key NAME [shift|ctrl]…
         The settings are the window's (a replay is the live program on a virtual clock), less those that need a display.
         """
     )
@@ -79,7 +84,7 @@ struct Replay: ParsableCommand {
             if resolved.bool(.verbose) {
                 let s = result.summary
                 func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
-                warn("process CPU: \(ms(s.startupCPU)) ms start-up, \(ms(s.loopCPU)) ms over \(s.frames) frames, of which the frames' cpu_ms add up to \(ms(s.framesCPU)) ms (the rest: trace and report rows between frames)")
+                warn("process CPU: \(ms(s.startupCPU)) ms start-up, \(ms(s.loopCPU)) ms over \(s.frames) frames, of which the frames' cpu_ms add up to \(ms(s.framesCPU)) ms (the rest runs between frames: recording each frame in the profiler and the report, the trace row, the script's next step)")
             }
             if let traceError = result.summary.traceError {
                 throw Failure("\(traceError); the replay stopped there", code: ExitStatus.cannotCreate.rawValue)

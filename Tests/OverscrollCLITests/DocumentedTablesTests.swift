@@ -164,6 +164,8 @@ struct HelpText {
         var flags: [String]
         var valueName: String?
         var defaultText: String?
+        /// The whole help text, its lines joined.
+        var text = ""
     }
 
     private var sections: [(title: String, options: [Option])] = []
@@ -180,7 +182,7 @@ struct HelpText {
                 defaultText = String(c.help[r].dropFirst("(default: ".count)).trimmingCharacters(in: CharacterSet(charactersIn: "."))
                 defaultText = defaultText.map { String($0.dropLast()) }
             }
-            sections[sections.count - 1].options.append(Option(flags: flags, valueName: value, defaultText: defaultText))
+            sections[sections.count - 1].options.append(Option(flags: flags, valueName: value, defaultText: defaultText, text: c.help))
             current = nil
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
@@ -203,6 +205,9 @@ struct HelpText {
         }
         close()
     }
+
+    /// The sections' titles, as printed (without the colon).
+    var titles: [String] { sections.map(\.title) }
 
     /// The options of the sections whose titles start with one of `prefixes`.
     func options(in prefixes: [String]) -> [Option] {
