@@ -72,7 +72,7 @@ public struct PressRecognizer: Sendable {
             let dx = x - press.x, dy = y - press.y
             if id == press.pointer && dx * dx + dy * dy > c.slop * c.slop { state = .ignoring }
             return nil
-        case (.pressing(let press), .up(let id, let time)):
+        case (.pressing(let press), .up(let id, _)):
             guard pointers.remove(id) else { return nil }
             guard id == press.pointer else { state = .ignoring; return nil }
             state = pointers.isEmpty ? .idle : .ignoring
