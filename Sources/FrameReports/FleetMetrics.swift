@@ -2,13 +2,17 @@ import OverscrollKit
 
 /// A running kiosk's figures for a fleet's monitoring, in Prometheus's text exposition
 /// format (version 0.0.4), for node_exporter's textfile collector: counters since start,
-/// frame-time summaries with quantiles, refresh outcomes, rows shown, start time.
+/// frame interval and frame CPU as histograms (buckets around the frame budget, so a
+/// fleet's dashboards can add them up across kiosks, which quantiles cannot be), refresh
+/// outcomes, rows shown, start time, and the version as `overscroll_build_info`.
+///
+/// Every figure is counted here, frame by frame (`record`): no profiler is needed, and
+/// recording a frame touches a few fixed arrays, allocating nothing.
 public struct FleetMetrics: Sendable, Equatable {
     public var frames = 0
     public var jankyFrames = 0
-    public var interval: MetricPercentiles?
-    public var intervalSum = 0.0
-    public var cpu: MetricPercentiles?
+    public private(set) var interval: FleetHistogram
+    public private(set) var cpu: FleetHistogram
     public var refreshesOK = 0
     public var refreshesFailed = 0
     public var refreshesTimedOut = 0
@@ -17,18 +21,54 @@ public struct FleetMetrics: Sendable, Equatable {
     public var rows = 0
     /// Unix time the program started.
     public var startTime = 0.0
+    /// The program's version, for `overscroll_build_info{version=…}`.
+    public var version = "unknown"
+    /// The frame budget (one refresh period) the buckets and the jank count are judged by.
+    public let refreshPeriod: Double
 
-    public init() {}
-
-    /// The figures as of now, from the profiler that saw every frame.
-    public mutating func update(from profiler: FrameProfiler) {
-        let overall = profiler.overall
-        frames = overall.frames
-        jankyFrames = overall.jankyFrames
-        intervalSum = overall.intervalSum
-        interval = overall.intervalPercentiles
-        cpu = overall.cpuPercentiles
+    public init(refreshPeriod: Double = 1.0 / 60) {
+        self.refreshPeriod = refreshPeriod
+        interval = FleetHistogram(bounds: Self.intervalBounds(period: refreshPeriod))
+        cpu = FleetHistogram(bounds: Self.cpuBounds(period: refreshPeriod))
     }
+
+    /// Interval buckets at half-periods past whole ones: up to 1.5 periods a frame was on
+    /// time, up to 2.5 it missed one vsync, and so on, as `FrameVerdict` counts them.
+    static func intervalBounds(period p: Double) -> [Double] {
+        [0.5, 1.5, 2.5, 3.5, 5.5, 10.5, 30.5, 60.5].map { FleetHistogram.bound($0 * p) }
+    }
+
+    /// CPU buckets as shares of the budget: where a frame's work stands against it.
+    static func cpuBounds(period p: Double) -> [Double] {
+        [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 4].map { FleetHistogram.bound($0 * p) }
+    }
+
+    /// One presented frame: its interval and CPU time in seconds.
+    public mutating func record(interval seconds: Double, cpu cpuSeconds: Double) {
+        frames += 1
+        if FrameVerdict.missedVsyncs(interval: seconds, refreshPeriod: refreshPeriod) >= 1 { jankyFrames += 1 }
+        interval.observe(seconds)
+        cpu.observe(cpuSeconds)
+    }
+
+    /// One frame and what the model did in it (a refresh ended or failed, the rows it
+    /// shows). `now` is the Unix time, read by the caller only for a frame that ended a
+    /// refresh (`endsRefresh`).
+    public mutating func record(_ timing: FrameTiming, model: OverscrollModel, now: Double) {
+        record(interval: timing.interval, cpu: timing.cpuTime)
+        rows = model.rows.count
+        let events = model.events
+        if events.contains(.refreshEnd) {
+            refreshesOK += 1
+            lastRefreshSuccess = now
+        }
+        if events.contains(.refreshError) {
+            if case .timedOut = model.lastRefresh?.ending { refreshesTimedOut += 1 } else { refreshesFailed += 1 }
+        }
+    }
+
+    /// Whether the frame the model just stepped ended a refresh (then `record` wants the time).
+    public static func endsRefresh(_ model: OverscrollModel) -> Bool { model.events.contains(.refreshEnd) }
 
     /// The exposition text. Every metric has HELP and TYPE; names carry their unit.
     public var exposition: String {
@@ -37,12 +77,14 @@ public struct FleetMetrics: Sendable, Equatable {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
             for (suffix, value) in samples { out += "\(name)\(suffix) \(Self.number(value))\n" }
         }
+        metric("overscroll_build_info", "gauge", "Always 1; the version is the label.",
+               [("{version=\"\(Self.labelValue(version))\"}", 1)])
         metric("overscroll_frames_total", "counter", "Frames presented since start.", [("", Double(frames))])
         metric("overscroll_janky_frames_total", "counter", "Frames that missed at least one vsync.", [("", Double(jankyFrames))])
-        metric("overscroll_frame_interval_seconds", "summary", "Time from one presented frame to the next.",
-               Self.summary(interval, sum: intervalSum))
-        metric("overscroll_frame_cpu_seconds", "summary", "CPU time the process spent on a frame (as the report's cpu_ms).",
-               Self.summary(cpu, sum: cpu.map { $0.mean * Double($0.count) / 1000 } ?? 0))
+        metric("overscroll_frame_interval_seconds", "histogram", "Time from one presented frame to the next.",
+               interval.samples)
+        metric("overscroll_frame_cpu_seconds", "histogram", "CPU time the process spent on a frame (as the report's cpu_ms).",
+               cpu.samples)
         metric("overscroll_refresh_total", "counter", "Refreshes ended, by result.",
                [("{result=\"ok\"}", Double(refreshesOK)), ("{result=\"failed\"}", Double(refreshesFailed)),
                 ("{result=\"timeout\"}", Double(refreshesTimedOut))])
@@ -53,24 +95,87 @@ public struct FleetMetrics: Sendable, Equatable {
         return out
     }
 
-    /// The report's percentiles are in milliseconds; Prometheus wants base units.
-    private static func summary(_ p: MetricPercentiles?, sum: Double) -> [(String, Double)] {
-        guard let p else { return [("_sum", 0), ("_count", 0)] }
-        return [("{quantile=\"0.5\"}", p.p50 / 1000), ("{quantile=\"0.9\"}", p.p90 / 1000),
-                ("{quantile=\"0.99\"}", p.p99 / 1000),
-                ("_sum", sum), ("_count", Double(p.count))]
-    }
-
-    /// Prometheus reads Go's float syntax; integers are written without a fraction.
+    /// Prometheus reads Go's float syntax. Integers are written without a fraction; other
+    /// values to at most nanoseconds, through a division of whole numbers, so that a sum
+    /// of seconds prints as 0.000385 and not 0.00038500000000000003: the nearest double to
+    /// a short decimal prints as that decimal.
     static func number(_ v: Double) -> String {
         guard v.isFinite else { return v.isNaN ? "NaN" : (v > 0 ? "+Inf" : "-Inf") }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return String(v)
+        // The most decimals (up to 9) that keep the scaled value an exact integer in a double.
+        var scale = 1e9
+        while scale > 1, abs(v) * scale >= 9e15 { scale /= 10 }
+        let scaled = (v * scale).rounded()
+        if scaled == 0 { return "0" }
+        return String(scaled / scale)
+    }
+
+    /// A label value with `\`, `"` and newlines escaped, as the format asks.
+    static func labelValue(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
     }
 
     /// Writes the text to `path` atomically (a temporary file renamed over it), so the
     /// collector never reads half of it; its `.tmp` name is not one the collector reads.
     public func write(to path: String) throws(ReportWriterError) {
         try AtomicFile.write(Array(exposition.utf8), to: path)
+    }
+}
+
+/// A Prometheus histogram with fixed bucket bounds: counts per bucket (not cumulative;
+/// the exposition adds them up), the sum and the count. `observe` allocates nothing.
+public struct FleetHistogram: Sendable, Equatable {
+    /// Upper bounds, ascending; +Inf is implied.
+    public let bounds: [Double]
+    private var counts: [Int]
+    public private(set) var sum = 0.0
+    public private(set) var count = 0
+
+    init(bounds: [Double]) {
+        self.bounds = bounds
+        counts = Array(repeating: 0, count: bounds.count + 1)
+    }
+
+    mutating func observe(_ value: Double) {
+        guard value.isFinite, value >= 0 else { return }
+        var i = 0
+        while i < bounds.count && value > bounds[i] { i += 1 }
+        counts[i] += 1
+        sum += value
+        count += 1
+    }
+
+    /// Observations at or below `bound` (the `le` bucket's value), +Inf for all.
+    public func cumulative(atOrBelow index: Int) -> Int { counts[...min(index, counts.count - 1)].reduce(0, +) }
+
+    var samples: [(String, Double)] {
+        var out: [(String, Double)] = []
+        var running = 0
+        for (i, bound) in bounds.enumerated() {
+            running += counts[i]
+            out.append(("_bucket{le=\"\(FleetMetrics.number(bound))\"}", Double(running)))
+        }
+        out.append(("_bucket{le=\"+Inf\"}", Double(count)))
+        out.append(("_sum", sum))
+        out.append(("_count", Double(count)))
+        return out
+    }
+
+    /// A bucket bound as a short decimal (four significant digits): `le` labels are read
+    /// by people and must be the same on every kiosk of a refresh rate.
+    static func bound(_ seconds: Double) -> Double {
+        guard seconds > 0, seconds.isFinite else { return seconds }
+        var scale = 1.0
+        while seconds * scale < 1000 { scale *= 10 }
+        return (seconds * scale).rounded() / scale
     }
 }

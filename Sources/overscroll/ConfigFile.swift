@@ -2,17 +2,53 @@ import Glibc
 import OverscrollKit
 
 /// `--config FILE`: the same settings as the flags, in TOML, for a kiosk's unit file to
-/// point at. Every key is checked here, where the file's line is known, so an unknown key
-/// or a bad value is an error naming the file, the line, the key and what is allowed.
+/// point at, then its drop-ins: every `FILE.d/*.toml`, in name order, each overriding
+/// what came before (`/etc/overscroll/kiosk.toml.d/10-site.toml`), so a fleet's tools can
+/// add settings without editing the operator's file. Every key is checked here, where
+/// the file's line is known, so an unknown key or a bad value is an error naming the
+/// file, the line, the key and what is allowed.
 struct ConfigFile {
     let path: String
-    /// The checked value of every key the file sets; the keys are `Setting`s.
+    /// The checked value of every key the files set; the keys are `Setting`s.
     private(set) var values: [Setting: SettingValue] = [:]
-    /// The line each key is set on, for messages about it later (a replay refusing it).
-    private(set) var lines: [Setting: Int] = [:]
+    /// The file and line each key was last set on, for messages about it later (a
+    /// replay refusing it, `check-config` saying where a value came from).
+    private(set) var origins: [Setting: (path: String, line: Int)] = [:]
+    /// The files read, the main one first.
+    private(set) var files: [String] = []
 
     init(path: String) throws(Failure) {
         self.path = path
+        try read(path)
+        for dropIn in try Self.dropIns(of: path) { try read(dropIn) }
+    }
+
+    /// `FILE.d/*.toml` in name order (byte order, as `ls` sorts in the C locale); none
+    /// when there is no such directory.
+    static func dropIns(of path: String) throws(Failure) -> [String] {
+        let dir = path + ".d"
+        var info = stat()
+        guard stat(dir, &info) == 0 else { return [] }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw Failure("\(TextLines.cut(dir)) is not a directory; drop-ins for \(TextLines.cut(path)) go in a directory of that name", code: 78)
+        }
+        guard let stream = opendir(dir) else {
+            throw Failure("drop-in directory \(TextLines.cut(dir)) cannot be read: \(String(cString: strerror(errno)))", code: 66)
+        }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            // Hidden files and editors' backups (`10-site.toml~`) are not drop-ins.
+            guard name.first != UInt8(ascii: "."), name.count > 5, name.suffix(5).elementsEqual(".toml".utf8) else { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { dir + "/" + String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// One file's keys, over those of the files before it.
+    private mutating func read(_ path: String) throws(Failure) {
+        files.append(path)
         let text = try Self.readText(path)
         let entries: [TOMLReader.Entry]
         do { entries = try TOMLReader.entries(text) } catch {
@@ -28,7 +64,7 @@ struct ConfigFile {
                 throw Failure("\(TextLines.cut(path)):\(line): '\(key)' must be \(setting.spec.kind.allowed)", code: 78)
             }
             values[setting] = value
-            self.lines[setting] = line
+            origins[setting] = (path, line)
         }
     }
 
@@ -36,7 +72,8 @@ struct ConfigFile {
     /// silently ignored (exit 78).
     func refuseWindowOnlySettings() throws(Failure) {
         for setting in Setting.allCases where setting.isWindowOnly && values[setting] != nil {
-            throw Failure("replay has no display; remove '\(setting.key)' from \(TextLines.cut(path)):\(lines[setting] ?? 1)", code: 78)
+            let origin = origins[setting] ?? (path, 1)
+            throw Failure("replay has no display; remove '\(setting.key)' from \(TextLines.cut(origin.path)):\(origin.line)", code: 78)
         }
     }
 

@@ -7,6 +7,7 @@ import OverscrollSDL
 
 extension ResolvedSettings {
     /// The app's settings: files resolved and read; failures are one-line user errors.
+    /// The one builder: the window's start, every reload, a replay and `check-config`.
     func appSettings() throws(Failure) -> AppSettings {
         let fontPath: String
         do { fontPath = try FontLocator.locate(explicit: text(.font)) } catch {
@@ -24,6 +25,7 @@ extension ResolvedSettings {
             // The model's watchdog is the one judge of a timeout (its banner and log line);
             // the command is killed a moment later, so the two never race.
             s.refreshSource = CommandRefreshSource(arguments: command, timeout: s.refreshTimeout + 0.5)
+            s.refreshCommand = command
             s.refreshIsRealTime = true
             s.refreshMerge = .replace
         }
@@ -35,6 +37,7 @@ extension ResolvedSettings {
         s.statusText = text(.statusText) != "off"
         s.refreshEvery = number(.refreshEvery)
         s.idleReset = number(.idleReset)
+        s.metricsPath = text(.metrics)
         return s
     }
 }

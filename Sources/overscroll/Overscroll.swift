@@ -16,10 +16,11 @@ struct Overscroll: ParsableCommand {
             overscroll [<settings>] [--fullscreen] [--display <n>]
             overscroll replay <script> [--fps <n>] [--trace <file>] [--window] [--repeat <n>] [<settings>]
             overscroll report <dir> [<new>] [--tolerance <pct>]
+            overscroll check-config <file>
             """,
         discussion: ExitStatus.helpText,
         version: Version.string,
-        subcommands: [Replay.self, Report.self]
+        subcommands: [Replay.self, Report.self, CheckConfig.self]
     )
 
     @OptionGroup(title: "Settings (also config keys, without the --)") var settings: SettingFlags
@@ -66,8 +67,7 @@ struct Overscroll: ParsableCommand {
             live.programVersion = Version.string
             if resolved.bool(.verbose) { live.verbose = warn }
             live.followScreen = options.fullscreen
-            live.metricsPath = resolved.text(.metrics)
-            live.reload = Reloader(flags: settings, window: window, file: file).load
+            live.reload = Reloader(flags: settings, window: window, running: resolved, rows: app.rows).load
             let liveApp: LiveApp
             do { liveApp = try LiveApp(settings: app, display: options, options: live, warn: warn) } catch {
                 throw Failure(error.description, code: ExitStatus.of(error).rawValue)

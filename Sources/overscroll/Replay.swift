@@ -90,6 +90,7 @@ struct Replay: ParsableCommand {
                 throw Failure("\(traceError); the replay stopped there", code: ExitStatus.cannotCreate.rawValue)
             }
             if let reportError = result.reportError { throw Failure(reportError, code: ExitStatus.writeFailed.rawValue) }
+            if let metricsError = result.summary.metricsError { throw Failure(metricsError, code: ExitStatus.writeFailed.rawValue) }
             if let signal = result.summary.stoppedBy {
                 throw Failure("replay stopped by \(SignalHandling.name(signal)) after \(result.summary.frames) frames; the trace and report hold those frames", code: 128 + signal)
             }

@@ -157,14 +157,27 @@ enum Setting: String, CaseIterable {
                  defaultText: "never", valueName: "duration", example: "2m",
                  inReplay: "honoured, on the virtual clock")
         case .metrics:
-            Spec(kind: .path, source: .windowOnly(.option(\.metrics)),
-                 meaning: "Write Prometheus metrics here every few seconds and at exit, for node_exporter's textfile collector (name it *.prom)",
+            Spec(kind: .path, source: .shared(.option(\.metrics)),
+                 meaning: "Write Prometheus metrics here every few seconds and at exit (a replay: at its end), for node_exporter's textfile collector (name it *.prom)",
                  defaultText: "none", valueName: "file", example: "/var/lib/prometheus/node-exporter/overscroll.prom")
         case .scale:
             Spec(kind: .scale, source: .shared(.option(\.scale)),
                  meaning: "Pixels per point, 0.5…4 (the start-up line says which was taken and why)",
                  defaultText: "from the display's physical size (a point 1/96 inch, a row at least 7 mm), else 1",
                  valueName: "factor", example: "2", inReplay: "honoured: the pictures, not the trace (points)")
+        }
+    }
+
+    /// Whether a reload applies it to the running window. The others were used to make
+    /// the window, its text or its report, or say how the program runs: a reload names
+    /// them as needing a restart and keeps them as they are.
+    var appliesLive: Bool {
+        switch self {
+        case .threshold, .refreshDuration, .refreshTimeout, .content, .refreshCommand, .flash, .sound,
+             .mouse, .keyboard, .statusText, .refreshEvery, .idleReset, .metrics:
+            true
+        case .font, .rotate, .kiosk, .size, .report, .reportKeep, .renderer, .verbose, .fullscreen, .display, .scale:
+            false
         }
     }
 

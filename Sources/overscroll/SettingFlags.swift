@@ -29,6 +29,7 @@ struct SettingFlags: ParsableArguments {
     @Flag(help: Setting.verbose.help) var verbose = false
     @Option(parsing: .unconditional, help: Setting.refreshEvery.help) var refreshEvery: String?
     @Option(parsing: .unconditional, help: Setting.idleReset.help) var idleReset: String?
+    @Option(help: Setting.metrics.help) var metrics: String?
     @Option(parsing: .unconditional, help: Setting.scale.help) var scale: String?
 
     func validate() throws {
@@ -48,7 +49,6 @@ struct SettingFlags: ParsableArguments {
 struct WindowFlags: ParsableArguments {
     @Flag(help: Setting.fullscreen.help) var fullscreen = false
     @Option(parsing: .unconditional, help: Setting.display.help) var display: String?
-    @Option(help: Setting.metrics.help) var metrics: String?
 
     func validate() throws {
         for setting in Setting.allCases {
@@ -95,7 +95,7 @@ enum FlagInput {
 }
 
 /// Every setting's value: the flag if given, else the config file, else the default.
-struct ResolvedSettings {
+struct ResolvedSettings: Sendable {
     private var values: [Setting: SettingValue] = [:]
 
     /// - Parameter window: nil for a replay, which has no window-only flags.
@@ -116,6 +116,14 @@ struct ResolvedSettings {
     }
 
     func value(_ setting: Setting) -> SettingValue? { values[setting] ?? setting.spec.defaultValue }
+
+    /// These settings as `running` has them, the rest as these: what a reload applies when
+    /// some settings need a restart.
+    func keeping(_ kept: some Sequence<Setting>, from running: ResolvedSettings) -> ResolvedSettings {
+        var out = self
+        for setting in kept { out.values[setting] = running.values[setting] }
+        return out
+    }
 
     func text(_ setting: Setting) -> String? {
         if case .text(let s) = value(setting) { return s }

@@ -3,7 +3,7 @@ import OverscrollKit
 import OverscrollSDL
 
 /// A setting's value once checked.
-enum SettingValue: Equatable {
+enum SettingValue: Equatable, Sendable {
     case text(String)
     case number(Double)
     case bool(Bool)

@@ -15,8 +15,8 @@ enum ThresholdBound {
         let height = quarter ? size.width : size.height
         guard threshold >= Double(height) else { return }
         let why = "it must be less than the list's height, \(height) pt (a pull never reaches it)"
-        if flag == nil, let file, let line = file.lines[.threshold] {
-            throw Failure("\(TextLines.cut(file.path)):\(line): 'threshold' is out of range: \(why)", code: 78)
+        if flag == nil, let file, let origin = file.origins[.threshold] {
+            throw Failure("\(TextLines.cut(origin.path)):\(origin.line): 'threshold' is out of range: \(why)", code: 78)
         }
         throw Failure("--threshold \(TextLines.cut(flag ?? String(threshold))) is out of range: \(why), e.g. --threshold 100", code: 64)
     }

@@ -164,7 +164,18 @@ final class LiveApp {
         }
     }
 
+    /// What the app wrote to stderr since the last look: every byte waiting in the pipe
+    /// (`availableData` alone returns one read's worth, 8 KiB at most), without waiting.
     var stderr: String {
-        String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
+        let fd = stderrPipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes += buffer[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -2,7 +2,8 @@ import OverscrollKit
 import RowSources
 
 /// Everything that changes how the app behaves, shared by the live program and replay
-/// so a replay is the live program on a virtual clock.
+/// so a replay is the live program on a virtual clock. Built by one builder, for start-up
+/// and for every reload alike; what a reload keeps is carried over by `Session.apply`.
 public struct AppSettings: Sendable {
     public var rows: [String]
     public var fontPath: String
@@ -11,6 +12,12 @@ public struct AppSettings: Sendable {
     public var refreshTimeout: Double = 10
     /// The work behind a refresh.
     public var refreshSource: any RefreshSource = DemoRefreshSource()
+    /// The command behind `refreshSource`, when it runs one: a reload that names the same
+    /// command keeps the running source (and a refresh it is running) instead of a new one.
+    public var refreshCommand: [String]?
+    /// `metrics`: where the fleet's figures are written (the window every few seconds and
+    /// at exit, a replay at its end); nil for none.
+    public var metricsPath: String?
     /// True when the refresh is real work on the wall clock (a command), which replay must
     /// wait for in real time; false for work simulated on the model's clock.
     public var refreshIsRealTime = false

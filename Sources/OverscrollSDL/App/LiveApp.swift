@@ -19,10 +19,8 @@ public final class LiveApp {
         public var verbose: ((String) -> Void)?
         /// Keep the window covering the screen when the screen changes size.
         public var followScreen = false
-        /// `--metrics FILE`: Prometheus text for node_exporter's textfile collector.
-        public var metricsPath: String?
-        /// SIGHUP: builds the settings anew (nil: refused, already said why).
-        public var reload: (@Sendable () -> AppSettings?)?
+        /// SIGHUP: builds the settings anew and says what it made of them.
+        public var reload: (@Sendable () -> ReloadOutcome)?
         public init() {}
     }
 
@@ -76,7 +74,9 @@ public final class LiveApp {
         notifier = SystemdNotifier(environment: options.environment)
         warn(Self.startLine(display))
         inputs.reserveCapacity(256)
-        metrics = options.metricsPath.map { MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, warn: { warn($0) }) }
+        metrics = settings.metricsPath.map {
+            MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, version: options.programVersion, warn: { warn($0) })
+        }
         let native = NativeDisplay(window: display.window)
         self.native = native
         screen = ScreenFollower(native: native)
@@ -86,7 +86,7 @@ public final class LiveApp {
             SDL_PushEvent(&event)
         }
         runWatch = RunWatch(record: session.runRecord, metrics: metrics, native: native, log: { warn($0) }, wake: wake)
-        if let load = options.reload { reload = ReloadSignal(load: load, wake: wake) }
+        if let load = options.reload { reload = ReloadSignal(load: load, wake: wake, notify: notifier.sender) }
     }
 
     public var display: Display { session.display }
@@ -111,11 +111,11 @@ public final class LiveApp {
             // SIGTERM and the other stopping signals (SignalHandling): their handler set
             // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
             if SignalHandling.stopRequested != nil { running = false }
-            if let reload, reload.isPending, let settings = reload.take() { session.apply(settings, at: session.model.now, warn: warn) }
             if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
                 redrawUntil = MonotonicClock.now() + 0.5
             }
-            if session.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil {
+            // Settings a reload left are applied below, before this frame: never sleep on them.
+            if session.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil && reload?.isPending != true {
                 // Nothing moves and the still screen is drawn: sleep until input arrives,
                 // or until the model's next timer (a timed refresh, an idle reset). The
                 // timeout also keeps the watchdog fed and the screen size looked at; it
@@ -138,6 +138,13 @@ public final class LiveApp {
                 nextDeadline = clock.now()
                 slept = true
             }
+            // Taken after the sleep: the reload that woke the loop is shown by this frame.
+            var reloaded = false
+            if let reload, reload.isPending, let settings = reload.take() {
+                session.apply(settings, at: session.model.now, warn: warn)
+                if let metrics, let path = session.settings.metricsPath { metrics.retarget(to: path) }
+                reloaded = true
+            }
             let frameStart = MonotonicClock.now()
             let cpuStart = ProcessCPUClock.now()
             // SDL reads the display only when it may have sent something, and at least
@@ -156,8 +163,15 @@ public final class LiveApp {
             // events, stamped on the real clock, inside this frame's span of model time.
             let frameTime = clock.frame()
             for i in inputs.indices { inputs[i].time = clock.modelTime(ofStamp: inputs[i].time) }
+            let hadInput = !inputs.isEmpty
             var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart)
             let presentDone = timing.presentDone
+            if slept && !hadInput && !reloaded && session.lastPainted == .nothing {
+                // Woken with nothing to show (an event that changed nothing): no frame
+                // was presented that anyone could see, so none is counted.
+                notifier.frame(now: presentDone)
+                continue
+            }
             presentAverage += (presentDone - timing.presentStart - presentAverage) * 0.1
             // After sleeping on input no frame was due, so that gap is not jank.
             timing.frame = frame
@@ -172,6 +186,7 @@ public final class LiveApp {
                 let since = ProcessStart.secondsAgo().map { " \(Int(($0 * 1000).rounded())) ms after the process started," } ?? ""
                 options.verbose?("first frame shown\(since) at monotonic \(presentDone) s")
             }
+            if reloaded { notifier.ready(status: "showing \(session.model.rows.count) rows (reloaded)") }
             notifier.frame(now: presentDone)
             frame += 1
             nextDeadline = pace(after: nextDeadline, period: period)

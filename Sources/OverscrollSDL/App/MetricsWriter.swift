@@ -7,16 +7,20 @@ import Glibc
 
 /// `--metrics FILE`: the fleet's figures (see `FleetMetrics`), rewritten every `interval`
 /// seconds by a thread of its own and once more at exit. The frame loop only hands each
-/// frame over (`record`: a lock held for one profiler recording, no allocation, no I/O);
-/// quantiles, formatting and the file all happen on the writer's thread.
+/// frame over (`record`: a lock held while a few counters and two histogram buckets
+/// move, no allocation, no I/O); formatting and the file happen on the writer's thread.
 final class MetricsWriter: Sendable {
     private struct Feed {
-        var profiler: FrameProfiler
-        var metrics = FleetMetrics()
+        var metrics: FleetMetrics
         var stopping = false
+        /// Where the figures go; a reload may move them (`retarget`).
+        var path: String
+        /// The file a reload moved the figures away from: removed by the writer, so that
+        /// node_exporter does not go on serving a file nobody updates.
+        var retired: String?
     }
 
-    let path: String
+    var path: String { feed.withLock { $0.path } }
     private let feed: Mutex<Feed>
     private let interval: Double
     private let warn: @Sendable (String) -> Void
@@ -24,13 +28,24 @@ final class MetricsWriter: Sendable {
     /// One warning per run of failures, not one every few seconds.
     private let failing = Atomic<Bool>(false)
 
-    init(path: String, refreshPeriod: Double, interval: Double = 5, warn: @escaping @Sendable (String) -> Void) {
-        self.path = path
+    init(path: String, refreshPeriod: Double, version: String = "unknown", interval: Double = 5,
+         warn: @escaping @Sendable (String) -> Void) {
         self.interval = interval
         self.warn = warn
-        var feed = Feed(profiler: FrameProfiler(refreshPeriod: refreshPeriod))
-        feed.metrics.startTime = Self.wallClock()
-        self.feed = Mutex(feed)
+        var metrics = FleetMetrics(refreshPeriod: refreshPeriod)
+        metrics.startTime = Self.wallClock()
+        metrics.version = version
+        feed = Mutex(Feed(metrics: metrics, path: path))
+    }
+
+    /// A reload named another file: the writer writes there from its next turn (at once,
+    /// not after the period) and removes the old one. No I/O on the caller's thread.
+    func retarget(to newPath: String) {
+        feed.withLock { f in
+            guard f.path != newPath else { return }
+            if f.retired == nil { f.retired = f.path }
+            f.path = newPath
+        }
     }
 
     /// Writes the file once (so a bad path shows at start) and starts the writer.
@@ -39,8 +54,9 @@ final class MetricsWriter: Sendable {
         let started = JoinableThread { [self] in
             var next = MonotonicClock.now() + interval
             while true {
-                if feed.withLock({ $0.stopping }) { return }
-                if MonotonicClock.now() >= next {
+                let (stopping, moved) = feed.withLock { ($0.stopping, $0.retired != nil) }
+                if stopping { return }
+                if moved || MonotonicClock.now() >= next {
                     write()
                     next = MonotonicClock.now() + interval
                 }
@@ -52,23 +68,9 @@ final class MetricsWriter: Sendable {
 
     /// One frame, from the frame loop, with the model as that frame left it.
     func record(_ timing: FrameTiming, model: OverscrollModel) {
-        let events = model.events
-        let ended = events.contains(.refreshEnd), failed = events.contains(.refreshError)
         // Only a frame that ended a refresh looks at the clock.
-        let now = ended ? Self.wallClock() : 0
-        var timedOut = false
-        if failed, case .timedOut = model.lastRefresh?.ending { timedOut = true }
-        feed.withLock { f in
-            f.profiler.record(timing)
-            f.metrics.rows = model.rows.count
-            if ended {
-                f.metrics.refreshesOK += 1
-                f.metrics.lastRefreshSuccess = now
-            }
-            if failed {
-                if timedOut { f.metrics.refreshesTimedOut += 1 } else { f.metrics.refreshesFailed += 1 }
-            }
-        }
+        let now = FleetMetrics.endsRefresh(model) ? Self.wallClock() : 0
+        feed.withLock { $0.metrics.record(timing, model: model, now: now) }
     }
 
     /// The last write, at exit; stops and joins the writer first.
@@ -79,11 +81,11 @@ final class MetricsWriter: Sendable {
     }
 
     private func write() {
-        let metrics = feed.withLock { f in
-            var m = f.metrics
-            m.update(from: f.profiler)
-            return m
+        let (metrics, path, retired) = feed.withLock { f in
+            defer { f.retired = nil }
+            return (f.metrics, f.path, f.retired)
         }
+        if let retired { unlink(retired) }
         do {
             try metrics.write(to: path)
             failing.store(false, ordering: .relaxed)

@@ -1,3 +1,4 @@
+import OverscrollKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -5,35 +6,45 @@ import Glibc
 
 /// SIGHUP, the service manager's "reload" (`ExecReload=kill -HUP $MAINPID`): new settings
 /// without closing the window or the report. The signal handler only writes a byte to a
-/// pipe (all it may safely do); a thread of its own reads it and runs `load` — the config
-/// file read and checked off the frame loop — and hands what it built to the loop, which
-/// takes it between frames (`take`) and is woken for it.
+/// pipe (all it may safely do); a SIGHUP before it is installed was kept by
+/// `SignalHandling` and makes the first reload. A thread of its own reads the pipe and runs `load` — the config file read and checked off the frame
+/// loop — and hands what it built to the loop, which takes it between frames (`take`) and
+/// is woken for it.
+///
+/// Reloads coalesce: each read takes every byte waiting, so any number of signals that
+/// arrived before it (or while the last reload ran) make one reload. Nothing is kept per
+/// reload: one pending settings value, replaced.
 final class ReloadSignal: Sendable {
-    /// What a reload produced: the settings to apply, or nothing (refused; `load` has said why).
-    typealias Load = @Sendable () -> AppSettings?
+    /// What a reload produced (`load` has written its one log line).
+    typealias Load = @Sendable () -> ReloadOutcome
 
     private let pending = Mutex<AppSettings?>(nil)
     /// Whether `pending` holds settings: every frame looks, and a reload is rare, so the
     /// look is one atomic load, not a lock and a copy of the settings.
     private let hasPending = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
-    private let pipe: (read: Int32, write: Int32)
+    /// Set by the thread as it returns, so `stop` joins only a thread that has ended.
+    private let ended = Atomic<Bool>(false)
     private let thread = Mutex<JoinableThread?>(nil)
 
-    /// nil when no pipe can be made (then SIGHUP keeps its default).
-    init?(load: @escaping Load, wake: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - wake: wakes the frame loop for settings to apply.
+    ///   - notify: sends a line to the service manager (sd_notify), from the reload thread.
+    /// nil when no pipe or thread can be made (then SIGHUP changes nothing).
+    init?(load: @escaping Load, wake: @escaping @Sendable () -> Void, notify: @escaping @Sendable (String) -> Void) {
         var fds: [Int32] = [-1, -1]
-        guard Glibc.pipe(&fds) == 0 else { return nil }
-        pipe = (fds[0], fds[1])
+        guard pipe(&fds) == 0 else { return nil }
         // Not inherited by a refresh command.
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         // The handler must never block: a full pipe already means "reload".
-        _ = fcntl(pipe.write, F_SETFL, fcntl(pipe.write, F_GETFL) | O_NONBLOCK)
-        reloadPipe = pipe.write
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        reloadPipeWrite.store(fds[1], ordering: .relaxed)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
+            let saved = errno
             var byte: UInt8 = 1
-            _ = write(reloadPipe, &byte, 1)
+            _ = write(reloadPipeWrite.load(ordering: .relaxed), &byte, 1)
+            errno = saved
         }
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
@@ -45,22 +56,32 @@ final class ReloadSignal: Sendable {
         // A SIGHUP that came while the window was opening (SignalHandling kept it): reload.
         if SignalHandling.takeEarlyHangup() {
             var byte: UInt8 = 1
-            _ = write(pipe.write, &byte, 1)
+            _ = write(fds[1], &byte, 1)
         }
-        let readEnd = pipe.read
+        let readEnd = fds[0]
         let started = JoinableThread { [self] in
-            var byte: UInt8 = 0
+            defer { ended.store(true, ordering: .releasing) }
+            // The pipe holds at most 64 KiB: one read takes every signal waiting.
+            var bytes = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let n = read(readEnd, &byte, 1)
+                let n = bytes.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 || stopping.load(ordering: .relaxed) { return }
-                if let settings = load() {
+                notify("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
+                switch load() {
+                case .apply(let settings):
                     pending.withLock { $0 = settings }
                     hasPending.store(true, ordering: .releasing)
+                    // READY=1 follows from the loop once the settings are applied.
                     wake()
+                case .unchanged:
+                    notify("READY=1")
+                case .refused(let reason):
+                    notify("READY=1\nSTATUS=reload refused, the running settings stay: \(reason)")
                 }
             }
         }
+        guard let started else { return nil }
         thread.withLock { $0 = started }
     }
 
@@ -79,17 +100,27 @@ final class ReloadSignal: Sendable {
         }
     }
 
-    /// Back to SIGHUP's default and the thread joined.
+    /// Stops the thread. The main thread never waits on it for long: a reload can be
+    /// inside a file system call (a content file on a hung network mount), so the thread
+    /// is joined only once it has ended, looked for over 200 ms; otherwise it is left to
+    /// end with the process. The pipe stays open and SIGHUP's handler installed: a late
+    /// SIGHUP only adds a byte nobody reads.
     func stop() {
-        signal(SIGHUP, SIG_IGN)
         stopping.store(true, ordering: .relaxed)
         var byte: UInt8 = 0
-        _ = write(pipe.write, &byte, 1)
-        thread.withLock { $0?.join() }
-        close(pipe.read)
-        close(pipe.write)
+        _ = write(reloadPipeWrite.load(ordering: .relaxed), &byte, 1)
+        let deadline = MonotonicClock.now() + 0.2
+        while !ended.load(ordering: .acquiring) && MonotonicClock.now() < deadline { MonotonicClock.sleep(0.002) }
+        if ended.load(ordering: .acquiring) { thread.withLock { $0?.join() } }
+    }
+
+    private static func monotonicMicroseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
     }
 }
 
-/// Where the SIGHUP handler writes: a signal handler carries no context.
-nonisolated(unsafe) private var reloadPipe: Int32 = -1
+/// The pipe's ends: a signal handler carries no context, so they live outside any object,
+/// as atomics (lock-free, safe to read in a handler).
+private let reloadPipeWrite = Atomic<Int32>(-1)

@@ -54,6 +54,8 @@ public final class ReplayRunner {
         /// The frames' own CPU (`cpu_ms`) added up: `loopCPU` less what runs between
         /// frames (writing the trace and the report's rows).
         public var framesCPU = 0.0
+        /// `metrics` could not be written at the end; one line naming it.
+        public var metricsError: String?
     }
 
     private let session: Session
@@ -122,6 +124,10 @@ public final class ReplayRunner {
         var framesCPU = 0.0
         /// Where real and virtual time were when the virtual clock began following real time.
         var following: (real: Double, virtual: Double)?
+        // `metrics`: counted frame by frame as the window counts them, written at the end.
+        var fleet = session.settings.metricsPath.map { _ in FleetMetrics(refreshPeriod: period) }
+        fleet?.startTime = MetricsWriter.wallClock()
+        fleet?.version = options.programVersion
         while !finished {
             options.beforeFrame?()
             let frameStart = MonotonicClock.now()
@@ -148,6 +154,7 @@ public final class ReplayRunner {
             timing.latency = oldest.isFinite ? time - oldest : nil
             framesCPU += timing.cpuTime
             session.record(timing)
+            if fleet != nil { fleet!.record(timing, model: session.model, now: FleetMetrics.endsRefresh(session.model) ? MetricsWriter.wallClock() : 0) }
             if let trace {
                 row.clear()
                 TraceFormat.appendRow(&row, frame: frame, model: session.model)
@@ -183,9 +190,12 @@ public final class ReplayRunner {
             }
         }
         let traceError = trace?.commit()
-        let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps),
+        var summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps),
                               traceError: traceError, stoppedBy: SignalHandling.replayStopRequested,
                               startupCPU: loopStart, loopCPU: ProcessCPUClock.now() - loopStart, framesCPU: framesCPU)
+        if let fleet, let path = session.settings.metricsPath {
+            do { try fleet.write(to: path) } catch { summary.metricsError = "cannot write the metrics: \(error.description)" }
+        }
         do { try session.finish() } catch { return (summary, error.description) }
         return (summary, nil)
     }

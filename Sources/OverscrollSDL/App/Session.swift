@@ -11,8 +11,13 @@ final class Session {
     let painter: Painter
     private(set) var sound: FeedbackSound
     private(set) var settings: AppSettings
-    /// Refresh sources replaced by a reload: work they still run is stopped at the end.
-    private var retiredSources: [any RefreshSource] = []
+    /// The source the latest refresh was started on: a reload may have replaced it since,
+    /// and work it still runs is stopped at the end. One at most, whatever the reloads:
+    /// only one refresh runs at a time.
+    private var refreshingOn: (any RefreshSource)?
+    /// What the last frame drew: a frame that drew nothing after the loop slept (a wake-up
+    /// with nothing to show) is not a frame to count.
+    private(set) var lastPainted = Painter.Painted.whole
     private(set) var model: OverscrollModel
     let translator = InputTranslator()
     /// Always on: every frame is timed by phase and judged against the refresh period.
@@ -89,10 +94,12 @@ final class Session {
             log(outcome.logLine)
         }
         if let request = model.refreshRequest {
+            refreshingOn = settings.refreshSource
             settings.refreshSource.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
         }
         let updateDone = MonotonicClock.now()
         let painted = render()
+        lastPainted = painted
         let renderDone = MonotonicClock.now()
         painter.present(painted)
         let presentDone = MonotonicClock.now()
@@ -123,22 +130,35 @@ final class Session {
     /// the report's closing files; safe to call more than once.
     func finish() throws(ReportWriterError) {
         settings.refreshSource.cancelAll()
-        for source in retiredSources { source.cancelAll() }
+        refreshingOn?.cancelAll()
         sound.finish()
         try runRecord.finish()
     }
 
     /// New settings while running (a reload): timers, threshold and timeouts, the refresh
-    /// work, flash and sound, and the rows if the content changed. The window, the report
-    /// and the list's position stay; a refresh already running finishes with its old work.
-    func apply(_ new: AppSettings, at time: Double, warn: (String) -> Void) {
+    /// work, flash, sound and status text, and the rows if they changed; the next frame
+    /// shows them. What a reload keeps is carried over here, by name: the wall clock read
+    /// at start (a reload builds settings with the replay's fixed one), and what the
+    /// window and its text cache were made with (rotation, font), which need a restart.
+    /// The report and the list's position stay; a refresh already running finishes with
+    /// its old work, or goes on on the same source when the command did not change.
+    func apply(_ reloaded: AppSettings, at time: Double, warn: (String) -> Void) {
         let old = settings
+        var new = reloaded
+        new.wallClock = old.wallClock
+        new.rotation = old.rotation
+        new.fontPath = old.fontPath
+        if new.refreshCommand != nil, new.refreshCommand == old.refreshCommand, new.refreshTimeout == old.refreshTimeout {
+            new.refreshSource = old.refreshSource
+        }
         settings = new
         // The size the model has now, not the window's at start.
         model.reconfigure(new.modelConfiguration(width: model.viewportWidth, height: model.scroll.viewportHeight))
         if new.rows != old.rows { model.replaceContent(new.rows, at: time) }
-        retiredSources.append(old.refreshSource)
         if new.sound != old.sound { sound = FeedbackSound(enabled: new.sound, warn: warn) }
+        // Flash, status text: drawn from the settings and the model; the whole picture is
+        // drawn again so that nothing waits for a touch to show them.
+        painter.invalidate()
     }
 
     @discardableResult

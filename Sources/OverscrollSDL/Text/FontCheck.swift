@@ -8,8 +8,8 @@ import Glibc
 /// Opens the font once before a run creates any output, so a file that is not a font is
 /// refused as bad input (exit 66, like an unreadable one) rather than as a display failure,
 /// and leaves no empty trace or report behind.
-enum FontCheck {
-    static func verify(_ path: String) throws(LaunchError) {
+public enum FontCheck {
+    public static func verify(_ path: String) throws(LaunchError) {
         let fix = "pass --font with a .ttf or .otf file"
         // Without blocking first: SDL_ttf's own open would wait for ever on a FIFO.
         let fd: Int32
