@@ -101,7 +101,7 @@ public struct GroupSummary: Sendable, Equatable {
 
     public init(_ s: FrameStatistics) {
         self.init(frames: s.frames, jankyFrames: s.jankyFrames, missedVsyncs: s.missedVsyncs,
-                  overBudgetFrames: s.overBudgetFrames, durationSeconds: s.intervalSum,
+                  overBudgetFrames: s.overBudgetFrames, durationSeconds: s.intervalSum + s.idleSeconds,
                   intervalMs: s.intervalPercentiles, cpuMs: s.cpuPercentiles,
                   latencyMs: s.latencyPercentiles, avgFPS: s.averageFPS,
                   onePercentLowFPS: s.onePercentLowFPS)

@@ -55,6 +55,7 @@ struct CheckConfig: ParsableCommand {
                 throw at(setting, "\(setting.key) '\(TextLines.cut(path))': its directory \(TextLines.cut(dir)) is not writable (\(String(cString: strerror(errno))))")
             }
         }
+        try ThresholdBound.check(resolved, flag: nil, file: config, fillsScreen: resolved.bool(.kiosk) || resolved.bool(.fullscreen))
         // Everything else the builder reads (durations, rotation, choices) was checked by
         // the config's own parse; the builder runs here too, so nothing it refuses passes.
         do { _ = try resolved.appSettings() } catch { throw Failure(error.message, code: ExitStatus.badConfig.rawValue) }

@@ -35,9 +35,9 @@ final class Reloader: Sendable {
             return .unchanged
         }
         do {
-            let file = try ConfigFile(path: path)
-            let fresh = ResolvedSettings(flags: flags, window: window, file: file)
             return try running.withLock { (r) throws(Failure) -> ReloadOutcome in
+                let file = try ConfigFile(path: path)
+                let fresh = ResolvedSettings(flags: flags, window: window, file: file)
                 let changed = Setting.allCases.filter { r.resolved.value($0) != fresh.value($0) }
                 // Metrics move to a new file live; turning them on or off needs a restart
                 // (their writer and its counts are made at start).
@@ -45,11 +45,14 @@ final class Reloader: Sendable {
                     !$0.appliesLive || ($0 == .metrics && (r.resolved.text(.metrics) == nil) != (fresh.text(.metrics) == nil))
                 }
                 let applied = fresh.keeping(restart, from: r.resolved)
+                try ThresholdBound.check(applied, flag: flags.threshold, file: file,
+                                         fillsScreen: applied.bool(.kiosk) || applied.bool(.fullscreen))
                 let settings = try applied.appSettings()
                 var live = changed.filter { !restart.contains($0) }.map(\.key)
                 let rows = Self.fingerprint(settings.rows)
                 if rows != r.rows, !live.contains(Setting.content.key) { live.append("the rows of \(Setting.content.key)") }
-                r = Running(resolved: applied, rows: rows)
+                r.resolved = applied
+                r.rows = rows
                 var parts: [String] = []
                 if !live.isEmpty { parts.append("changed " + live.joined(separator: ", ")) }
                 if !restart.isEmpty {

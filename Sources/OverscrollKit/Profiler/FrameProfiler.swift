@@ -46,6 +46,9 @@ public struct FrameProfiler: Sendable {
 
     public func statistics(for state: UIState) -> FrameStatistics { perState[state.index] }
 
+    /// A still stretch with no frame after it (a live run's end after the last frame).
+    public mutating func recordIdle(_ seconds: Double) { overall.recordIdle(seconds) }
+
     /// The HUD history, oldest first. Allocates the array: for a per-frame HUD use
     /// `copyHUDSamples(into:)` with a buffer kept across frames.
     public var hudSamples: [HUDSample] {

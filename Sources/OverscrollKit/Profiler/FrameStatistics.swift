@@ -6,6 +6,9 @@ public struct FrameStatistics: Sendable {
     public private(set) var overBudgetFrames = 0
     /// Sum of present-to-present intervals: the wall time these frames covered.
     public private(set) var intervalSum = 0.0
+    /// Time a live loop slept with nothing to show (`FrameTiming.idleBefore`, and the
+    /// still end of a run): with `intervalSum`, the wall time the run covered.
+    public private(set) var idleSeconds = 0.0
     var interval = MetricHistogram()
     var cpu = MetricHistogram()
     var latency = MetricHistogram()
@@ -18,9 +21,14 @@ public struct FrameStatistics: Sendable {
         missedVsyncs += v.missedVsyncs
         if v.overBudget { overBudgetFrames += 1 }
         if t.interval.isFinite && t.interval > 0 { intervalSum += t.interval }
+        if t.idleBefore.isFinite && t.idleBefore > 0 { idleSeconds += t.idleBefore }
         interval.record(seconds: t.interval)
         cpu.record(seconds: t.cpuTime)
         if let l = t.latency { latency.record(seconds: l) }
+    }
+
+    mutating func recordIdle(_ seconds: Double) {
+        if seconds.isFinite && seconds > 0 { idleSeconds += seconds }
     }
 
     public var intervalPercentiles: MetricPercentiles? { interval.percentiles() }

@@ -20,6 +20,10 @@ public struct FrameTiming: Sendable, Equatable {
     /// are the frame's cost too. A present that blocks for vsync is waiting, not working:
     /// wall-clock phases would count the wait as CPU.
     public var processCPUTime: Double?
+    /// Seconds a live loop slept before this frame with nothing to show (waiting for
+    /// input): part of the run's wall time, not of the frame's interval, so a still kiosk
+    /// woken now and then is neither janky nor counted at 60 fps.
+    public var idleBefore = 0.0
 
     public init(frame: Int, frameStart: Double, inputDone: Double, updateDone: Double,
                 renderDone: Double, presentStart: Double, presentDone: Double,

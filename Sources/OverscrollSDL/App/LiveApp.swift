@@ -176,6 +176,8 @@ public final class LiveApp {
             // After sleeping on input no frame was due, so that gap is not jank.
             timing.frame = frame
             timing.interval = slept || lastPresent == nil ? period : presentDone - lastPresent!
+            // The sleep is wall time all the same: the run's duration counts it as idle.
+            if slept, let lastPresent { timing.idleBefore = max(0, presentDone - lastPresent - period) }
             timing.latency = oldestArrival.map { presentDone - $0 }
             lastPresent = presentDone
             session.record(timing)
@@ -194,6 +196,7 @@ public final class LiveApp {
         // SDL ends the loop with SDL_QUIT when it finds the Wayland connection dead.
         if let lost = runWatch.lost ?? (native.connectionBroken ? "connection closed" : nil) { runWatch.lose(lost) }
         notifier.stopping()
+        if let lastPresent { session.recordIdle(MonotonicClock.now() - lastPresent) }
         // The report and the metrics first, while RunWatch stands by: if anything after
         // a stop signal hangs (stopping refresh work, joining the reload thread), it
         // ends the process with the report already whole.

@@ -12,8 +12,11 @@ import Glibc
 /// is woken for it.
 ///
 /// Reloads coalesce: each read takes every byte waiting, so any number of signals that
-/// arrived before it (or while the last reload ran) make one reload. Nothing is kept per
-/// reload: one pending settings value, replaced.
+/// arrived before it (or while the last reload ran) make one reload; and a reload starts
+/// at least `spacing` after the one before, so a flood of signals (a script looping on
+/// `systemctl reload`) makes a reload, and a log line, a second, not one per signal. A
+/// lone SIGHUP is read at once. Nothing is kept per reload: one pending settings value,
+/// replaced.
 final class ReloadSignal: Sendable {
     /// What a reload produced (`load` has written its one log line).
     typealias Load = @Sendable () -> ReloadOutcome
@@ -31,7 +34,8 @@ final class ReloadSignal: Sendable {
     ///   - wake: wakes the frame loop for settings to apply.
     ///   - notify: sends a line to the service manager (sd_notify), from the reload thread.
     /// nil when no pipe or thread can be made (then SIGHUP changes nothing).
-    init?(load: @escaping Load, wake: @escaping @Sendable () -> Void, notify: @escaping @Sendable (String) -> Void) {
+    init?(load: @escaping Load, wake: @escaping @Sendable () -> Void, notify: @escaping @Sendable (String) -> Void,
+          spacing: Double = 1) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         // Not inherited by a refresh command.
@@ -63,10 +67,16 @@ final class ReloadSignal: Sendable {
             defer { ended.store(true, ordering: .releasing) }
             // The pipe holds at most 64 KiB: one read takes every signal waiting.
             var bytes = [UInt8](repeating: 0, count: 65_536)
+            var lastStart = -Double.infinity
             while true {
+                // Signals during this wait stay in the pipe, for the next read to take at once.
+                while MonotonicClock.now() < lastStart + spacing && !stopping.load(ordering: .relaxed) {
+                    MonotonicClock.sleep(0.01)
+                }
                 let n = bytes.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 || stopping.load(ordering: .relaxed) { return }
+                lastStart = MonotonicClock.now()
                 notify("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
                 switch load() {
                 case .apply(let settings):

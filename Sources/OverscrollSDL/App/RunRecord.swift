@@ -40,6 +40,15 @@ final class RunRecord: Sendable {
         }
     }
 
+    /// A still stretch with no frame after it (the end of a live run): wall time the
+    /// run's duration counts. Nothing once the run is finished.
+    func recordIdle(_ seconds: Double) {
+        state.withLock { s in
+            guard s.outcome == nil else { return }
+            s.profiler?.recordIdle(seconds)
+        }
+    }
+
     /// The profiler as recorded so far (an empty one before the first frame).
     var profiler: FrameProfiler {
         state.withLock { $0.profiler } ?? FrameProfiler(refreshPeriod: refreshPeriod)

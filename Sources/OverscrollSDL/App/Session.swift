@@ -126,6 +126,9 @@ final class Session {
         Self.inPlace(&model) { runRecord.record(timing, model: $0) }
     }
 
+    /// The still end of a live run, from the last frame to now: wall time with no frame.
+    func recordIdle(_ seconds: Double) { runRecord.recordIdle(seconds) }
+
     /// Stop refresh work still running (a command would outlive us otherwise), then write
     /// the report's closing files; safe to call more than once.
     func finish() throws(ReportWriterError) {
