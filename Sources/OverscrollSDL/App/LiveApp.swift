@@ -115,7 +115,8 @@ public final class LiveApp {
                 redrawUntil = MonotonicClock.now() + 0.5
             }
             // Settings a reload left are applied below, before this frame: never sleep on them.
-            if session.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil && reload?.isPending != true {
+            // A stop (above) is never slept on: this frame is the last.
+            if running && session.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil && reload?.isPending != true {
                 // Nothing moves and the still screen is drawn: sleep until input arrives,
                 // or until the model's next timer (a timed refresh, an idle reset). The
                 // timeout also keeps the watchdog fed and the screen size looked at; it
@@ -127,7 +128,7 @@ public final class LiveApp {
                 let woken = SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0
                 if let lost = runWatch.lost { runWatch.lose(lost) }
                 if SignalHandling.stopRequested != nil { running = false }
-                if woken {
+                if woken && running {
                     running = handle(event)
                 } else {
                     notifier.frame(now: MonotonicClock.now())
