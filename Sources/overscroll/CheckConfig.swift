@@ -68,8 +68,8 @@ struct CheckConfig: ParsableCommand {
         for setting in Setting.allCases {
             let value = resolved.value(setting)
             let origin = config.origins[setting].map { "\($0.path):\($0.line)" } ?? "default"
-            let text = value.map { toml($0, setting) } ?? "# none (\(setting.defaultDescription))"
-            let line = "\(setting.key) = \(text)"
+            // No value (a default worked out at start): a comment, so the listing stays TOML.
+            let line = value.map { "\(setting.key) = \(toml($0, setting))" } ?? "# \(setting.key): \(setting.defaultDescription)"
             out += line + String(repeating: " ", count: max(0, 40 - line.count)) + "  # \(origin)\n"
         }
         return out
