@@ -83,10 +83,10 @@ public final class ReportWriter {
 
     /// Hot path, once per frame after the profiler's `record`: queues the frames.csv row
     /// and keeps what trace.json and frames.svg need.
-    public func append(_ timing: FrameTiming, _ verdict: FrameVerdict, model: OverscrollModel) {
+    public func append(_ timing: FrameTiming, _ verdict: FrameVerdict, model: OverscrollModel, events: FrameEvents) {
         guard outcome == nil else { return }
         traceColumns.clear()
-        TraceFormat.appendRow(&traceColumns, frame: timing.frame, model: model)
+        TraceFormat.appendRow(&traceColumns, frame: timing.frame, model: model, events: events)
         // TraceFormat ends its row; the timing columns continue it.
         // (Indexing, not `.last`: unspecialised generic code in debug builds allocates.)
         let traceBytes = traceColumns.bytes

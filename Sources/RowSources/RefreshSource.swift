@@ -12,6 +12,11 @@ public protocol RefreshSource: Sendable {
 
 extension RefreshSource {
     public func cancelAll() {}
+
+    /// Starts the work a frame asked for (`FrameEffects.refreshRequest`), if it asked.
+    public func start(_ effects: FrameEffects, inbox: RefreshInbox) {
+        if let request = effects.refreshRequest { start(RefreshJob(request, inbox: inbox)) }
+    }
 }
 
 /// One run of the refresh work, and the only way to report its end.
@@ -27,18 +32,17 @@ public struct RefreshJob: Sendable {
         self.inbox = inbox
     }
 
+    /// The work `request` asked for, reported to `inbox`.
+    public init(_ request: OverscrollModel.RefreshRequest, inbox: RefreshInbox) {
+        self.init(generation: request.generation, startTime: request.startTime, inbox: inbox)
+    }
+
     /// Report the result. `at` is the model time it happened, for work that is simulated
     /// on the model's clock (the demo's delay); real work leaves it nil and the completion
     /// takes effect at the first frame that sees it.
     public func complete(_ result: RefreshResult, at time: Double? = nil) {
         inbox.post(RefreshCompletion(generation: generation, result: result, time: time))
     }
-}
-
-public struct RefreshCompletion: Sendable, Equatable {
-    public var generation: Int
-    public var result: RefreshResult
-    public var time: Double?
 }
 
 /// Completions cross from worker threads to the frame loop here. The loop only ever
@@ -55,23 +59,10 @@ public final class RefreshInbox: Sendable {
         wake()
     }
 
-    /// Moves every completion due by `time` into `inputs`, as `.refreshCompleted` events
-    /// in time order among the frame's other inputs (ahead of an input at the same instant).
-    /// Real work carries no time of its own: it finished while the last frame was shown, so
-    /// it is placed at `modelNow`, the start of this frame's span. Completions due later
-    /// (work simulated on the model's clock) stay until their frame.
-    public func deliver(dueBy time: Double, modelNow: Double, into inputs: inout [TimedInput]) {
-        for completion in take(dueBy: time) {
-            let at = completion.time ?? modelNow
-            let input = TimedInput(time: at, event: .refreshCompleted(generation: completion.generation,
-                                                                       result: completion.result))
-            inputs.insert(input, at: inputs.firstIndex { $0.time >= at } ?? inputs.endIndex)
-        }
-    }
-
     /// Removes and returns the completions due by `time`, in the order they were posted
-    /// (real work, with no time of its own, is always due).
-    func take(dueBy time: Double) -> [RefreshCompletion] {
+    /// (real work, with no time of its own, is always due), for the model's frame
+    /// (`OverscrollModel.frame`).
+    public func take(dueBy time: Double) -> [RefreshCompletion] {
         pending.withLock { list in
             guard !list.isEmpty else { return [] }
             let due = list.filter { ($0.time ?? -.infinity) <= time }

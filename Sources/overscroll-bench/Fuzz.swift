@@ -158,46 +158,44 @@ struct FuzzCase {
         var model = settings.makeModel(width: width, height: height)
         var scene = Scene()
         var driver = ReplayDriver(script: script, fps: fps, settleLimit: 60)
-        var inputs: [TimedInput] = []
         var row = CSVRowBuffer()
         var trace: [UInt8] = []
         let knownStates: Set<String> = ["idle", "pulling", "armed", "refreshing", "finishing"]
-        var done = false
-        while !done {
-            let frame = driver.frame
-            let time = driver.time
-            inputs.removeAll(keepingCapacity: true)
-            driver.collectInputs(into: &inputs)
-            inbox.deliver(dueBy: time, modelNow: model.now, into: &inputs)
-            model.step(inputs, to: time)
-            if let request = model.refreshRequest {
-                source.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
-            }
+        var failure: String?
+        driver.play(&model, completions: inbox.take) { played, model in
+            let frame = played.frame
+            source.start(played.effects, inbox: inbox)
             scene.update(model: model)
-            let numbers: [(String, Double)] = [
-                ("time", model.now), ("offset", model.scroll.offset), ("velocity", model.scroll.velocity),
-                ("progress", model.progress), ("content top", scene.contentTop), ("flash", scene.flash),
-                ("indicator", scene.indicator.map { $0.centerY + $0.radius + $0.arc.sweep + $0.arc.start + $0.scale } ?? 0),
-            ]
-            for (name, value) in numbers where !value.isFinite {
-                return .failure("frame \(frame): \(name) is \(value)")
-            }
-            guard (0...1).contains(model.progress) else { return .failure("frame \(frame): progress \(model.progress) outside 0…1") }
-            guard knownStates.contains(model.refresh.state.name) else { return .failure("frame \(frame): unknown state \(model.refresh.state.name)") }
-            guard !model.rows.isEmpty else { return .failure("frame \(frame): no rows") }
-            for shown in scene.rows where !(shown.y.isFinite && (0..<model.rows.count).contains(shown.index)) {
-                return .failure("frame \(frame): scene row \(shown.index) at y \(shown.y) (the list has \(model.rows.count))")
-            }
-            guard scene.contentBottom.isFinite else { return .failure("frame \(frame): content bottom is \(scene.contentBottom)") }
+            failure = Self.check(model, scene, frame: frame, knownStates: knownStates)
+            guard failure == nil else { return false }
             row.clear()
-            TraceFormat.appendRow(&row, frame: frame, model: model)
+            TraceFormat.appendRow(&row, frame: frame, model: model, events: played.effects.events)
             trace.append(contentsOf: row.bytes)
-            done = driver.endFrame(model: model)
-            if done, !model.isMotionSettled {
-                return .failure("still moving \(driver.settleLimit) s after the script's end (state \(model.refresh.state.name), velocity \(model.scroll.velocity))")
-            }
+            return true
+        }
+        if let failure { return .failure(failure) }
+        if !model.isMotionSettled {
+            return .failure("still moving \(driver.settleLimit) s after the script's end (state \(model.refresh.state.name), velocity \(model.scroll.velocity))")
         }
         return .success(Played(frames: driver.frame, trace: trace))
+    }
+
+    /// What is wrong with a frame (a number not finite, a state unknown, rows lost), if anything.
+    private static func check(_ model: OverscrollModel, _ scene: Scene, frame: Int, knownStates: Set<String>) -> String? {
+        let numbers: [(String, Double)] = [
+            ("time", model.now), ("offset", model.scroll.offset), ("velocity", model.scroll.velocity),
+            ("progress", model.progress), ("content top", scene.contentTop), ("flash", scene.flash),
+            ("indicator", scene.indicator.map { $0.centerY + $0.radius + $0.arc.sweep + $0.arc.start + $0.scale } ?? 0),
+        ]
+        for (name, value) in numbers where !value.isFinite { return "frame \(frame): \(name) is \(value)" }
+        guard (0...1).contains(model.progress) else { return "frame \(frame): progress \(model.progress) outside 0…1" }
+        guard knownStates.contains(model.refresh.state.name) else { return "frame \(frame): unknown state \(model.refresh.state.name)" }
+        guard !model.rows.isEmpty else { return "frame \(frame): no rows" }
+        for shown in scene.rows where !(shown.y.isFinite && (0..<model.rows.count).contains(shown.index)) {
+            return "frame \(frame): scene row \(shown.index) at y \(shown.y) (the list has \(model.rows.count))"
+        }
+        guard scene.contentBottom.isFinite else { return "frame \(frame): content bottom is \(scene.contentBottom)" }
+        return nil
     }
 }
 

@@ -140,20 +140,14 @@ struct Allocations: ParsableCommand {
         func modelOnly(_ repeats: Int) -> (frames: Int, mallocs: Int) {
             var model = Bench.settings().makeModel(width: 480, height: 800)
             var driver = ReplayDriver(script: parsed, fps: 60, repeats: repeats)
-            var inputs: [TimedInput] = []
-            inputs.reserveCapacity(64)
-            var done = false
             var sink = 0.0
             var scene = Scene()
             MallocInterposerSwift.reset()
             MallocInterposerSwift.hook()
-            while !done {
-                inputs.removeAll(keepingCapacity: true)
-                driver.collectInputs(into: &inputs)
-                model.step(inputs, to: driver.time)
+            driver.play(&model) { _, model in
                 scene.update(model: model)
                 sink += scene.contentTop + Double(UIState(model: model).rawValue.count)
-                done = driver.endFrame(model: model)
+                return true
             }
             MallocInterposerSwift.unhook()
             if sink.isNaN { print(sink) }

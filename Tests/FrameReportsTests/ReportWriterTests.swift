@@ -23,7 +23,7 @@ import ProfilerTestSupport
             now += f.interval
             model.advance(to: now)
             let v = profiler.record(f)
-            writer.append(f, v, model: model)
+            writer.append(f, v, model: model, events: model.events)
         }
         if finish { try writer.finish(profiler: profiler) }
         return (profiler, writer)
@@ -110,7 +110,7 @@ import ProfilerTestSupport
         var expected = CSVRowBuffer()
         var model = makeModel()
         model.advance(to: frames[0].interval)
-        TraceFormat.appendRow(&expected, frame: 0, model: model)
+        TraceFormat.appendRow(&expected, frame: 0, model: model, events: model.events)
         let tracePart = String(decoding: expected.bytes.dropLast(), as: UTF8.self)
         #expect(lines[1].hasPrefix(tracePart + ","))
         #expect(lines[1].dropFirst(tracePart.count + 1) == "16.667,6.500,1.000,2.000,3.000,0.500,12.346,0,0,0,render,dragging")
@@ -130,10 +130,10 @@ import ProfilerTestSupport
         // More frames later are streamed too.
         let model = makeModel()
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
-        for f in syntheticRun(count: 50, seed: 7) { writer.append(f, profiler.record(f), model: model) }
+        for f in syntheticRun(count: 50, seed: 7) { writer.append(f, profiler.record(f), model: model, events: model.events) }
         #expect(try pollUntil(timeout: 20) { try readFramesCSV(path).rows.count == 350 })
         // flushNow writes at once, whatever the timer does.
-        writer.append(makeTiming(frame: 999), profiler.record(makeTiming()), model: model)
+        writer.append(makeTiming(frame: 999), profiler.record(makeTiming()), model: model, events: model.events)
         writer.flushNow()
         #expect(try readFramesCSV(path).rows.count == 351)
     }
@@ -250,7 +250,7 @@ import ProfilerTestSupport
             if i == 120 { now += 6 }
             model.advance(to: now)
             let t = makeTiming(frame: i, interval: 1.0 / 60)
-            writer.append(t, profiler.record(t), model: model)
+            writer.append(t, profiler.record(t), model: model, events: model.events)
         }
         try writer.finish(profiler: profiler)
         let svg = try String(contentsOfFile: dir + "/frames.svg", encoding: .utf8)
@@ -320,7 +320,7 @@ import ProfilerTestSupport
         defer { removeReportScratch(dir) }
         let (profiler, writer) = try Self.run(syntheticRun(count: 20), into: dir)
         let summary = try String(contentsOfFile: dir + "/summary.json", encoding: .utf8)
-        writer.append(makeTiming(frame: 99), FrameVerdict(timing: makeTiming(), refreshPeriod: 1.0 / 60), model: makeModel())
+        writer.append(makeTiming(frame: 99), FrameVerdict(timing: makeTiming(), refreshPeriod: 1.0 / 60), model: makeModel(), events: [])
         try writer.finish(profiler: profiler)
         #expect(try String(contentsOfFile: dir + "/summary.json", encoding: .utf8) == summary)
         #expect(try readFramesCSV(dir + "/frames.csv").rows.count == 20)
@@ -363,7 +363,7 @@ import ProfilerTestSupport
         for i in 0..<60_000 {
             t.frame = i
             t.frameStart += 1.0 / 60
-            writer.append(t, profiler.record(t), model: model)
+            writer.append(t, profiler.record(t), model: model, events: model.events)
             if i % 10_000 == 9_999 {
                 sizes.append([writer.traceCapacity, writer.traceFramesKept, writer.timelineCapacity, profiler.hudCapacity])
                 #expect(writer.timelineBucketCount <= 64)

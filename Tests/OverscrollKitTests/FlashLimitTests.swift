@@ -36,21 +36,17 @@ import Testing
         var model = makeModel()
         let script = try GestureScript(parsing: Self.wiggle)
         var driver = ReplayDriver(script: script, fps: 60)
-        var inputs: [TimedInput] = []
-        var shown = 0, suppressed = 0, finished = false
-        while !finished {
-            inputs.removeAll(keepingCapacity: true)
-            driver.collectInputs(into: &inputs)
-            model.step(inputs, to: driver.time)
+        var shown = 0, suppressed = 0
+        driver.play(&model) { played, model in
             let scene = Scene(model: model)
-            if model.events.contains(.flash) {
+            if played.effects.events.contains(.flash) {
                 #expect(scene.flash > 0.4)
                 shown += 1
-            } else if model.events.contains(.feedback) {
+            } else if played.effects.events.contains(.feedback) {
                 #expect(scene.flash == 0, "a crossing \(model.now - model.lastFlash) s after the last flash lit the screen")
                 suppressed += 1
             }
-            finished = driver.endFrame(model: model)
+            return true
         }
         #expect(shown >= 2 && suppressed >= 2)
     }

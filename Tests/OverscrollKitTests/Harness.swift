@@ -49,20 +49,12 @@ func replay(_ text: String, fps: Int, model: OverscrollModel = makeModel(),
     var model = model
     let inbox = RefreshInbox()
     var samples: [FrameSample] = []
-    var inputs: [TimedInput] = []
-    var finished = false
-    while !finished {
-        inputs.removeAll(keepingCapacity: true)
-        driver.collectInputs(into: &inputs)
-        inbox.deliver(dueBy: driver.time, modelNow: model.now, into: &inputs)
-        model.step(inputs, to: driver.time)
-        if let request = model.refreshRequest {
-            source.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
-        }
-        samples.append(FrameSample(frame: driver.frame, time: driver.time, offset: model.scroll.offset,
+    driver.play(&model, completions: inbox.take) { played, model in
+        source.start(played.effects, inbox: inbox)
+        samples.append(FrameSample(frame: played.frame, time: played.time, offset: model.scroll.offset,
                                    velocity: model.scroll.velocity, state: model.refresh.state.name,
-                                   progress: model.progress, rows: model.rows.count, events: model.events))
-        finished = driver.endFrame(model: model)
+                                   progress: model.progress, rows: model.rows.count, events: played.effects.events))
+        return true
     }
     return samples
 }

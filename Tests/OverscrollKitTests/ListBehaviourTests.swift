@@ -25,24 +25,16 @@ func listReplay(_ text: String, fps: Int = 60, model: OverscrollModel = makeMode
     var model = model
     let inbox = RefreshInbox()
     var samples: [ListSample] = []
-    var inputs: [TimedInput] = []
     var scene = Scene()
-    var finished = false
-    while !finished {
-        inputs.removeAll(keepingCapacity: true)
-        driver.collectInputs(into: &inputs)
-        inbox.deliver(dueBy: driver.time, modelNow: model.now, into: &inputs)
-        model.step(inputs, to: driver.time)
-        if let request = model.refreshRequest {
-            source.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
-        }
+    driver.play(&model, completions: inbox.take) { played, model in
+        source.start(played.effects, inbox: inbox)
         scene.update(model: model)
-        samples.append(ListSample(time: driver.time, offset: model.scroll.offset, velocity: model.scroll.velocity,
-                                  state: model.refresh.state.name, events: model.events,
+        samples.append(ListSample(time: played.time, offset: model.scroll.offset, velocity: model.scroll.velocity,
+                                  state: model.refresh.state.name, events: played.effects.events,
                                   scrollBar: model.scrollBarOpacity, highlight: model.highlightedRow,
                                   selected: model.selectedRow, bar: scene.scrollBar, status: scene.status?.text,
                                   pull: model.scroll.pull))
-        finished = driver.endFrame(model: model)
+        return true
     }
     return (samples, model)
 }
@@ -355,17 +347,11 @@ func keyModel(acceptsKeys: Bool = true) -> OverscrollModel {
             var driver = ReplayDriver(script: try GestureScript(parsing: pull), fps: 60)
             var model = makeModel()
             let inbox = RefreshInbox()
-            var inputs: [TimedInput] = []
             var reports: [RefreshReport] = []
-            var finished = false
-            while !finished {
-                inputs.removeAll()
-                driver.collectInputs(into: &inputs)
-                inbox.deliver(dueBy: driver.time, modelNow: model.now, into: &inputs)
-                model.step(inputs, to: driver.time)
-                if let r = model.refreshRequest { source.start(RefreshJob(generation: r.generation, startTime: r.startTime, inbox: inbox)) }
-                if model.events.contains(.refreshEnd) || model.events.contains(.refreshError) { reports.append(model.lastRefresh!) }
-                finished = driver.endFrame(model: model)
+            driver.play(&model, completions: inbox.take) { played, _ in
+                source.start(played.effects, inbox: inbox)
+                if let report = played.effects.refreshEnded { reports.append(report) }
+                return true
             }
             #expect(reports.map(\.ending) == [ending])
         }

@@ -29,10 +29,9 @@ import RowSources
             .complete(.success(["fresh 1", "fresh 2"]))
         // The first frame after waking is 20 s later, far past the 2 s deadline.
         var inputs: [TimedInput] = []
-        inbox.deliver(dueBy: 20.7, modelNow: model.now, into: &inputs)
-        model.step(inputs, to: 20.7)
-        #expect(model.events.contains(.refreshEnd))
-        #expect(!model.events.contains(.refreshError))
+        let effects = model.frame(&inputs, completions: inbox.take(dueBy: 20.7), to: 20.7)
+        #expect(effects.events.contains(.refreshEnd) && effects.refreshEnded?.ending == .success(rows: 2))
+        #expect(!effects.events.contains(.refreshError))
         #expect(model.rows.count == rowsBefore + 2)
         #expect(model.rows.first?.text == "fresh 1")
     }

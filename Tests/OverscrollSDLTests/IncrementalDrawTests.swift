@@ -128,20 +128,21 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
 /// the first time and a failure after.
 struct ScriptedRefreshes {
     private var inputs: [TimedInput] = []
-    private var pending: [TimedInput] = []
+    private var pending: [RefreshCompletion] = []
     private(set) var count = 0
 
-    /// Steps `model` to the driver's time with the script's inputs and the answers now due.
+    /// Steps `model` to the driver's time with the script's inputs and the answers now due,
+    /// through the model's own frame (`OverscrollModel.frame`), as the program does.
     mutating func step(_ model: inout OverscrollModel, _ driver: inout ReplayDriver) {
         inputs.removeAll()
         driver.collectInputs(into: &inputs)
-        inputs += pending.filter { $0.time <= driver.time }
-        pending.removeAll { $0.time <= driver.time }
-        model.step(inputs, to: driver.time)
-        if let request = model.refreshRequest {
+        let due = pending.filter { $0.time! <= driver.time }
+        pending.removeAll { $0.time! <= driver.time }
+        let effects = model.frame(&inputs, completions: due, to: driver.time)
+        if let request = effects.refreshRequest {
             count += 1
             let answer: RefreshResult = count == 1 ? .success(["New row one", "New row two"]) : .failure("server unreachable")
-            pending.append(TimedInput(time: request.startTime + 0.4, event: .refreshCompleted(generation: request.generation, result: answer)))
+            pending.append(RefreshCompletion(generation: request.generation, result: answer, time: request.startTime + 0.4))
         }
     }
 }

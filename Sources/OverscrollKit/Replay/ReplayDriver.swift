@@ -62,3 +62,34 @@ extension OverscrollModel {
         advance(to: time)
     }
 }
+
+/// One frame of a played script, as `ReplayDriver.play` hands it on.
+public struct PlayedFrame: Sendable {
+    public var frame: Int
+    /// The frame's time on the virtual clock.
+    public var time: Double
+    /// What the frame asked of the world.
+    public var effects: FrameEffects
+}
+
+extension ReplayDriver {
+    /// Plays the script through `model` the way a headless replay does, frame by frame:
+    /// the script's inputs and the refresh work due (`completions`, asked with the frame's
+    /// time) go through the model's frame (`OverscrollModel.frame`), then `each` sees the
+    /// frame and the model as it left it, and stops the run early by returning false.
+    /// Ends where `endFrame` says. The tests, the fuzzer and the bench run scripts here.
+    public mutating func play(_ model: inout OverscrollModel,
+                              completions: (Double) -> [RefreshCompletion] = { _ in [] },
+                              each: (PlayedFrame, inout OverscrollModel) -> Bool) {
+        var inputs: [TimedInput] = []
+        inputs.reserveCapacity(64)
+        var finished = false
+        while !finished {
+            inputs.removeAll(keepingCapacity: true)
+            collectInputs(into: &inputs)
+            let effects = model.frame(&inputs, completions: completions(time), to: time)
+            guard each(PlayedFrame(frame: frame, time: time, effects: effects), &model) else { return }
+            finished = endFrame(model: model)
+        }
+    }
+}

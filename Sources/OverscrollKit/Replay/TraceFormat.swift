@@ -3,7 +3,9 @@
 public enum TraceFormat {
     public static let header = "frame,t_ms,content_offset,velocity,state,progress,rows,events,scrollbar,highlight,selected\n"
 
-    public static func appendRow(_ row: inout CSVRowBuffer, frame: Int, model: OverscrollModel) {
+    /// One frame's row: the model as the frame left it, and what the frame did (`events`,
+    /// from its `FrameEffects`).
+    public static func appendRow(_ row: inout CSVRowBuffer, frame: Int, model: OverscrollModel, events: FrameEvents) {
         row.append(frame); row.comma()
         row.append(model.now * 1000, decimals: 3); row.comma()
         row.append(model.scroll.offset, decimals: 3); row.comma()
@@ -15,7 +17,7 @@ public enum TraceFormat {
         // one allocates in debug builds, and this runs every frame.
         var first = true
         func add(_ event: FrameEvents, _ name: StaticString) {
-            guard model.events.contains(event) else { return }
+            guard events.contains(event) else { return }
             if !first { row.append(";" as StaticString) }
             row.append(name)
             first = false

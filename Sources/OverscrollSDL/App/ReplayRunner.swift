@@ -157,7 +157,7 @@ public final class ReplayRunner {
             if fleet != nil { fleet!.record(timing, model: session.model, now: FleetMetrics.endsRefresh(session.model) ? MetricsWriter.wallClock() : 0) }
             if let trace {
                 row.clear()
-                TraceFormat.appendRow(&row, frame: frame, model: session.model)
+                TraceFormat.appendRow(&row, frame: frame, model: session.model, events: session.effects.events)
                 trace.write(row.bytes)
             }
             finished = driver.endFrame(model: session.model) || quit

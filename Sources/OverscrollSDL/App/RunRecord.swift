@@ -31,12 +31,12 @@ final class RunRecord: Sendable {
 
     /// One finished frame: the profiler always, the report when there is one. Does
     /// nothing once the run is finished.
-    func record(_ timing: FrameTiming, model: OverscrollModel) {
+    func record(_ timing: FrameTiming, model: OverscrollModel, events: FrameEvents) {
         state.withLock { s in
             guard s.outcome == nil else { return }
             if s.profiler == nil { s.profiler = FrameProfiler(refreshPeriod: refreshPeriod) }
             let verdict = s.profiler!.record(timing)
-            s.report?.append(timing, verdict, model: model)
+            s.report?.append(timing, verdict, model: model, events: events)
         }
     }
 

@@ -19,6 +19,9 @@ final class Session {
     /// with nothing to show) is not a frame to count.
     private(set) var lastPainted = Painter.Painted.whole
     private(set) var model: OverscrollModel
+    /// What the last frame of the model asked of the world (`OverscrollModel.frame`): the
+    /// one value the sound, the log, the refresh work, the metrics and the trace read.
+    private(set) var effects = FrameEffects()
     let translator = InputTranslator()
     /// Always on: every frame is timed by phase and judged against the refresh period.
     /// Before the first frame is recorded there is none yet: an empty one stands in.
@@ -86,17 +89,13 @@ final class Session {
     /// (the interval since the last frame, the input latency) and `record`s it.
     func frame(_ inputs: inout [TimedInput], to time: Double, startedAt frameStart: Double,
                cpuStart: Double) -> FrameTiming {
-        inbox.deliver(dueBy: time, modelNow: model.now, into: &inputs)
+        let completions = inbox.take(dueBy: time)
         let inputDone = MonotonicClock.now()
-        model.step(inputs, to: time)
-        if model.events.contains(.feedback) { sound.play() }
-        if model.events.contains(.refreshEnd) || model.events.contains(.refreshError), let outcome = model.lastRefresh {
-            log(outcome.logLine)
-        }
-        if let request = model.refreshRequest {
-            refreshingOn = settings.refreshSource
-            settings.refreshSource.start(RefreshJob(generation: request.generation, startTime: request.startTime, inbox: inbox))
-        }
+        effects = model.frame(&inputs, completions: completions, to: time)
+        if effects.events.contains(.feedback) { sound.play() }
+        if let outcome = effects.refreshEnded { log(outcome.logLine) }
+        if effects.refreshRequest != nil { refreshingOn = settings.refreshSource }
+        settings.refreshSource.start(effects, inbox: inbox)
         let updateDone = MonotonicClock.now()
         let painted = render()
         lastPainted = painted
@@ -123,7 +122,7 @@ final class Session {
 
     /// Record a finished frame: profiler always, report when asked for.
     func record(_ timing: FrameTiming) {
-        Self.inPlace(&model) { runRecord.record(timing, model: $0) }
+        Self.inPlace(&model) { runRecord.record(timing, model: $0, events: effects.events) }
     }
 
     /// The still end of a live run, from the last frame to now: wall time with no frame.
