@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Overscroll",
-    platforms: [.macOS(.v15)],
+    // No `platforms`: Linux only (prctl, glibc signal handling, SDL from Debian); macOS does not build.
     products: [
         .executable(name: "overscroll", targets: ["overscroll"]),
         .executable(name: "overscroll-bench", targets: ["overscroll-bench"]),

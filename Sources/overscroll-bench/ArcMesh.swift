@@ -1,13 +1,15 @@
 import CSDL
 import Glibc
 
-/// An anti-aliased thick arc as an indexed triangle list for `SDL_RenderGeometry`.
+/// An anti-aliased thick arc as an indexed triangle list for `SDL_RenderGeometry`: the way
+/// the indicator was once drawn, kept only for the bench's arc figure (what the CPU-rasterized
+/// indicator, `IndicatorImage`, is compared against).
 ///
 /// For each step along the arc there are four radii: the inner feather (alpha 0), the
 /// inner edge, the outer edge (full alpha) and the outer feather (alpha 0), so each edge
 /// fades over one pixel, the way Dear ImGui strokes anti-aliased lines. Buffers are sized
 /// once for the maximum segment count and reused: building a frame's arc allocates nothing.
-public struct ArcMesh {
+struct ArcMesh {
     public static let maxSegments = 96
     public private(set) var vertices: [SDL_Vertex]
     public private(set) var indices: [Int32]
