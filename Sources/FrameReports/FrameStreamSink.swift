@@ -38,7 +38,8 @@ final class FrameStreamSink: Sendable {
     private let pending: Mutex<Pending>
     private let output: Mutex<Output>
     private let queue = DispatchQueue(label: "overscroll.report.frames-csv", qos: .utility)
-    // libdispatch sources are thread-safe objects; Swift's overlay just doesn't say so.
+    // Safe: a `let` set once in init, and libdispatch sources are thread-safe objects
+    // (resume, cancel and setEventHandler may be called from any thread); the overlay just doesn't say so.
     nonisolated(unsafe) private let timer: any DispatchSourceTimer
     private let syncEveryTicks: Int
 

@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// A thread the program waits for before it exits (nothing it starts may outlive it).
-/// Sendable so its owner can keep it behind a lock; `join` is called from one thread.
+/// Unchecked Sendable, and safe: `thread` is written only in `init`, before the object is
+/// shared; `joined` only in `join`, which every owner calls under its own Mutex (one caller).
 final class JoinableThread: @unchecked Sendable {
     private final class Body {
         let run: () -> Void
