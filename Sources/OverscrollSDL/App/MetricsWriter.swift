@@ -27,6 +27,9 @@ final class MetricsWriter: Sendable {
     private let thread = Mutex<JoinableThread?>(nil)
     /// One warning per run of failures, not one every few seconds.
     private let failing = Atomic<Bool>(false)
+    /// Wakes the writer before its period is up (a reload moved the file, the run ends):
+    /// it sleeps in `poll` on the read end until then, not in short naps.
+    private let wake: (read: Int32, write: Int32)
 
     init(path: String, refreshPeriod: Double, version: String = "unknown", interval: Double = 5,
          warn: @escaping @Sendable (String) -> Void) {
@@ -36,6 +39,37 @@ final class MetricsWriter: Sendable {
         metrics.startTime = Self.wallClock()
         metrics.version = version
         feed = Mutex(Feed(metrics: metrics, path: path))
+        // Made before any refresh command is spawned (the writer starts first), and closed
+        // on exec all the same; both ends non-blocking (a full pipe is already a wake-up).
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 { fds = [-1, -1] }
+        for fd in fds where fd >= 0 {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        wake = (fds[0], fds[1])
+    }
+
+    deinit {
+        if wake.read >= 0 { close(wake.read) }
+        if wake.write >= 0 { close(wake.write) }
+    }
+
+    /// Ends the writer's sleep now.
+    private func rouse() {
+        var byte: UInt8 = 1
+        if wake.write >= 0 { _ = Glibc.write(wake.write, &byte, 1) }
+    }
+
+    /// Sleeps until `deadline` (monotonic seconds) or until roused, whichever is first.
+    private func sleep(until deadline: Double) {
+        let left = deadline - MonotonicClock.now()
+        guard left > 0 else { return }
+        guard wake.read >= 0 else { return MonotonicClock.sleep(min(left, 0.1)) }
+        var fd = pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, Int32(min(left * 1000, 3_600_000).rounded(.up)))
+        var drain = [UInt8](repeating: 0, count: 16)
+        while Glibc.read(wake.read, &drain, drain.count) > 0 {}
     }
 
     /// A reload named another file: the writer writes there from its next turn (at once,
@@ -46,6 +80,7 @@ final class MetricsWriter: Sendable {
             if f.retired == nil { f.retired = f.path }
             f.path = newPath
         }
+        rouse()
     }
 
     /// Writes the file once (so a bad path shows at start) and starts the writer.
@@ -60,7 +95,7 @@ final class MetricsWriter: Sendable {
                     write()
                     next = MonotonicClock.now() + interval
                 }
-                MonotonicClock.sleep(0.1)
+                sleep(until: next)
             }
         }
         thread.withLock { $0 = started }
@@ -76,6 +111,7 @@ final class MetricsWriter: Sendable {
     /// The last write, at exit; stops and joins the writer first.
     func finish() {
         feed.withLock { $0.stopping = true }
+        rouse()
         thread.withLock { $0?.join() }
         write()
     }
