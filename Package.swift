@@ -38,6 +38,11 @@ let package = Package(
         // looked up in the copy SDL loaded; only its headers (libwayland-dev, which
         // libsdl2-dev brings) are needed to build.
         .target(name: "CWayland"),
+        // Thread naming and a join with a time limit: glibc declares them only under
+        // _GNU_SOURCE, which Swift's Glibc module does not set.
+        .target(name: "CWorker"),
+        // `Worker`: the one way the program starts a thread (named, joined, stopped).
+        .target(name: "Workers", dependencies: ["CWorker"]),
         // The model, pure Swift: physics, scroll view, refresh state machine, scene (the draw
         // list), gesture scripts and the trace format, the per-frame profiler core. No SDL,
         // no files, no threads, no processes.
@@ -47,13 +52,13 @@ let package = Package(
         ),
         // Frame-timing report files: frames.csv streaming, summary.json, Chrome trace,
         // SVG chart, loading and comparing reports.
-        .target(name: "FrameReports", dependencies: ["OverscrollKit"]),
+        .target(name: "FrameReports", dependencies: ["OverscrollKit", "Workers"]),
         // Where rows come from outside the model: content files, and refresh commands
         // (spawn, pipes, timeouts, process groups).
-        .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor"]),
+        .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor", "Workers"]),
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
-        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "OverscrollKit", "FrameReports", "RowSources"]),
+        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
         // The command line.
         .executableTarget(
             name: "overscroll",
@@ -81,7 +86,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "ProfilerTestSupport"]),
-        .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit"]),
+        .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers"]),
         .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL"]),
         .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit"]),
     ],

@@ -67,6 +67,26 @@ public struct FleetMetrics: Sendable, Equatable {
         }
     }
 
+    /// Makes this value equal to `other` in place, in this value's own buffers. The metrics
+    /// writer takes its snapshot of the frame loop's figures this way: a plain copy would
+    /// share the histograms' arrays, and the loop's next frame would then copy them
+    /// (allocate) before counting into them.
+    public mutating func assign(_ other: FleetMetrics) {
+        guard refreshPeriod == other.refreshPeriod, interval.assign(other.interval), cpu.assign(other.cpu) else {
+            self = other
+            return
+        }
+        frames = other.frames
+        jankyFrames = other.jankyFrames
+        refreshesOK = other.refreshesOK
+        refreshesFailed = other.refreshesFailed
+        refreshesTimedOut = other.refreshesTimedOut
+        lastRefreshSuccess = other.lastRefreshSuccess
+        rows = other.rows
+        startTime = other.startTime
+        version = other.version
+    }
+
     /// Whether the frame the model just stepped ended a refresh (then `record` wants the time).
     public static func endsRefresh(_ model: OverscrollModel) -> Bool { model.events.contains(.refreshEnd) }
 
@@ -152,6 +172,16 @@ public struct FleetHistogram: Sendable, Equatable {
         counts[i] += 1
         sum += value
         count += 1
+    }
+
+    /// Copies `other`'s counts into this one's array; false (nothing copied) when their
+    /// buckets differ.
+    mutating func assign(_ other: FleetHistogram) -> Bool {
+        guard counts.count == other.counts.count, bounds == other.bounds else { return false }
+        for i in counts.indices { counts[i] = other.counts[i] }
+        sum = other.sum
+        count = other.count
+        return true
     }
 
     /// Observations at or below `bound` (the `le` bucket's value), +Inf for all.

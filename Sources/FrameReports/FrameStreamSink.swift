@@ -1,6 +1,6 @@
 import OverscrollKit
-import Dispatch
 import Synchronization
+import Workers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,8 +9,8 @@ import Darwin
 
 /// Streams frames.csv to disk off the frame loop.
 ///
-/// The loop appends finished rows to `pending` under a mutex held for a memcpy; a timer
-/// on a background queue swaps `pending` with an empty spare (both keep their capacity,
+/// The loop appends finished rows to `pending` under a mutex held for a memcpy; a worker
+/// thread (the flusher) wakes every `interval`, swaps `pending` with an empty spare (both keep their capacity,
 /// so after warm-up neither side allocates) and writes the spare with the lock released.
 /// The loop therefore never waits on the disk, and a killed process keeps everything up
 /// to the last tick: written rows are in the kernel's page cache, and they are synced to
@@ -37,10 +37,9 @@ final class FrameStreamSink: Sendable {
     let maxPendingBytes: Int
     private let pending: Mutex<Pending>
     private let output: Mutex<Output>
-    private let queue = DispatchQueue(label: "overscroll.report.frames-csv", qos: .utility)
-    // Safe: a `let` set once in init, and libdispatch sources are thread-safe objects
-    // (resume, cancel and setEventHandler may be called from any thread); the overlay just doesn't say so.
-    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    /// The flusher; nil once stopped (and when no thread could be made: then the rows are
+    /// written by `flush` and `close` only).
+    private let flusher = Mutex<Worker?>(nil)
     private let syncEveryTicks: Int
 
     /// Creates the file (refusing one that exists), writes `header`, and starts flushing
@@ -59,11 +58,18 @@ final class FrameStreamSink: Sendable {
         pending = Mutex(Pending(bytes: a))
         output = Mutex(Output(fd: fd, spare: b, written: header.utf8.count))
         syncEveryTicks = max(1, Int((1 / max(interval, 0.001)).rounded(.down)))
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        let period = DispatchTimeInterval.microseconds(Int(max(interval, 0.001) * 1e6))
-        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(20))
-        timer.setEventHandler { [weak self] in self?.flush(forceSync: false) }
-        timer.activate()
+        let period = max(interval, 0.001)
+        // Weak: the sink's owner decides when it goes; its deinit stops the flusher.
+        let started = Worker(name: "frames-csv") { [weak self] signal in
+            var next = MonotonicClock.now() + period
+            while !signal.sleep(next - MonotonicClock.now()) {
+                guard MonotonicClock.now() >= next else { continue }
+                next = MonotonicClock.now() + period
+                guard let self else { return }
+                self.flush(forceSync: false)
+            }
+        }
+        flusher.withLock { $0 = started }
     }
 
     deinit {
@@ -111,11 +117,14 @@ final class FrameStreamSink: Sendable {
 
     var droppedRows: Int { pending.withLock { $0.droppedRows } }
 
-    /// Stops the timer; rows appended afterwards wait for `flush` or `close`.
+    /// Stops the flusher and waits for it; rows appended afterwards wait for `flush` or
+    /// `close`. Idempotent. A flush already running finishes first; none starts after.
     func stop() {
-        // Cancelling is thread-safe and idempotent; a tick already running finishes first
-        // under the output lock, and later ones never start.
-        timer.cancel()
+        let stopping = flusher.withLock { w in
+            defer { w = nil }
+            return w
+        }
+        stopping?.stopAndJoin()
     }
 
     /// Final flush, sync and close; returns the first write error, if any. Idempotent.

@@ -1,4 +1,5 @@
 import OverscrollKit
+import Workers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +13,8 @@ import Darwin
 /// (see `RowCollector` for the exact rules and limits). Anything else is a failure with a
 /// one-line message naming the command, for the error banner.
 ///
-/// `start` returns at once; the command runs on its own thread, which completes the job
+/// `start` returns at once; the command runs on its own thread (a `Worker`: not a Dispatch
+/// worker, as it sits in poll() for up to the timeout), which completes the job
 /// exactly once, after the command and everything it started in its process group are gone.
 /// The timeout runs on the real clock from `start`; when it passes, the group gets SIGTERM,
 /// then SIGKILL 0.2 s later. The model's own watchdog, at its `refreshTimeout`, ends the
@@ -45,10 +47,11 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
         // The deadline starts now, not when the thread gets going.
         let deadline = MonotonicClock.now() + timeout
         let source = self
-        let started = DetachedThread.start {
+        let started = Worker(name: "refresh") { _ in
             job.complete(source.run(until: deadline))
         }
-        if !started { job.complete(.failure("'\(name)' could not be started: no thread for it")) }
+        guard let started else { return job.complete(.failure("'\(name)' could not be started: no thread for it")) }
+        running.adopt(started)
     }
 
     /// Ends every command still running (their whole process groups): the app is quitting.
@@ -104,34 +107,5 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
         let scalars = line.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }
         let text = String(String.UnicodeScalarView(scalars))
         return OutsideText.escaped(String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()))
-    }
-}
-
-/// A detached thread of its own for blocking work. Not a Dispatch worker: the work sits in
-/// poll() for up to the timeout, and a blocked global-queue worker is one fewer for the rest
-/// of the process.
-enum DetachedThread {
-    private final class Body {
-        let work: @Sendable () -> Void
-        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
-    }
-
-    /// Returns false if the thread could not be created (the work then never runs).
-    static func start(_ work: @escaping @Sendable () -> Void) -> Bool {
-        let body = Unmanaged.passRetained(Body(work)).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().work()
-            return nil
-        }, body)
-        guard result == 0 else {
-            Unmanaged<Body>.fromOpaque(body).release()
-            return false
-        }
-        return true
     }
 }

@@ -1,5 +1,6 @@
 import OverscrollKit
 import Synchronization
+import Workers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,10 +26,7 @@ final class ReloadSignal: Sendable {
     /// Whether `pending` holds settings: every frame looks, and a reload is rare, so the
     /// look is one atomic load, not a lock and a copy of the settings.
     private let hasPending = Atomic<Bool>(false)
-    private let stopping = Atomic<Bool>(false)
-    /// Set by the thread as it returns, so `stop` joins only a thread that has ended.
-    private let ended = Atomic<Bool>(false)
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let worker = Mutex<Worker?>(nil)
 
     /// - Parameters:
     ///   - wake: wakes the frame loop for settings to apply.
@@ -63,19 +61,28 @@ final class ReloadSignal: Sendable {
             _ = write(fds[1], &byte, 1)
         }
         let readEnd = fds[0]
-        let started = JoinableThread { [self] in
-            defer { ended.store(true, ordering: .releasing) }
+        guard let started = Worker(name: "reload", { [self] signal in
             // The pipe holds at most 64 KiB: one read takes every signal waiting.
             var bytes = [UInt8](repeating: 0, count: 65_536)
             var lastStart = -Double.infinity
-            while true {
+            // The signals' pipe and the worker's stop, in one wait.
+            var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signal.fd, events: Int16(POLLIN), revents: 0)]
+            while !signal.isStopping {
                 // Signals during this wait stay in the pipe, for the next read to take at once.
-                while MonotonicClock.now() < lastStart + spacing && !stopping.load(ordering: .relaxed) {
-                    MonotonicClock.sleep(0.01)
+                let early = lastStart + spacing - MonotonicClock.now()
+                if early > 0 {
+                    signal.sleep(early)
+                    continue
                 }
+                for i in fds.indices { fds[i].revents = 0 }
+                guard poll(&fds, nfds_t(fds.count), -1) > 0 || errno == EINTR else { return }
+                signal.drain()
+                if signal.isStopping { return }
+                guard fds[0].revents != 0 else { continue }
                 let n = bytes.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 || stopping.load(ordering: .relaxed) { return }
+                if n <= 0 { return }
                 lastStart = MonotonicClock.now()
                 notify("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
                 switch load() {
@@ -90,9 +97,8 @@ final class ReloadSignal: Sendable {
                     notify("READY=1\nSTATUS=reload refused, the running settings stay: \(reason)")
                 }
             }
-        }
-        guard let started else { return nil }
-        thread.withLock { $0 = started }
+        }) else { return nil }
+        worker.withLock { $0 = started }
     }
 
     /// Whether a reload has settings waiting: one atomic load. The loop asks this every
@@ -116,12 +122,10 @@ final class ReloadSignal: Sendable {
     /// end with the process. The pipe stays open and SIGHUP's handler installed: a late
     /// SIGHUP only adds a byte nobody reads.
     func stop() {
-        stopping.store(true, ordering: .relaxed)
-        var byte: UInt8 = 0
-        _ = write(reloadPipeWrite.load(ordering: .relaxed), &byte, 1)
-        let deadline = MonotonicClock.now() + 0.2
-        while !ended.load(ordering: .acquiring) && MonotonicClock.now() < deadline { MonotonicClock.sleep(0.002) }
-        if ended.load(ordering: .acquiring) { thread.withLock { $0?.join() } }
+        worker.withLock { w in
+            w?.stop()
+            w?.join(within: 0.2)
+        }
     }
 
     private static func monotonicMicroseconds() -> UInt64 {

@@ -1,6 +1,7 @@
 import FrameReports
 import OverscrollKit
 import Synchronization
+import Workers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +48,7 @@ final class RunWatch: Sendable {
     private let wake: @Sendable () -> Void
     private let socket: Int32
     private let serverName: String
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let thread = Mutex<Worker?>(nil)
     /// Main thread to watcher: a byte when the loop has finished (it may be joined).
     private let control: (read: Int32, write: Int32) = {
         var fds: [Int32] = [-1, -1]
@@ -83,7 +84,7 @@ final class RunWatch: Sendable {
                 _exit(RunWatch.displayLostStatus)
             }
         }
-        let started = JoinableThread { [self] in watch() }
+        let started = Worker(name: "run-watch") { [self] _ in watch() }
         thread.withLock { $0 = started }
     }
 
