@@ -116,7 +116,7 @@ enum Setting: String, CaseIterable {
                  defaultValue: .bool(false), example: "true")
         case .statusText:
             Spec(kind: .choice(["on", "off"]), source: .shared(.option(\.statusText)),
-                 meaning: "The status line under the refresh arc (\"Release to refresh\", \"Updated 12:04\")",
+                 meaning: "The status line under the refresh arc (\"Release to refresh\", \"Refreshing…\")",
                  defaultValue: .text("on"), valueName: "on/off", example: "off")
         case .size:
             Spec(kind: .size, source: .shared(.option(\.size)),

@@ -27,7 +27,7 @@ import RowSources
         #expect(abs(end.time - start.time - 1.5) < 1.0 / 60 + 1e-9)
         // While refreshing the list rests open at the indicator's height.
         let resting = samples.filter { $0.state == "refreshing" && $0.time > start.time + 1.2 }
-        #expect(!resting.isEmpty && resting.allSatisfy { $0.offset == -64 })
+        #expect(!resting.isEmpty && resting.allSatisfy { $0.offset == -RefreshController.Configuration.restingExtent })
         let last = try #require(samples.last)
         #expect(last.rows == 103 && last.offset == 0 && last.velocity == 0 && last.state == "idle")
     }

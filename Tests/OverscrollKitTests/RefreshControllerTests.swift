@@ -25,7 +25,7 @@ import Testing
         #expect(c.handle(.drag(pull: 100)) == .feedback)
         #expect(c.handle(.release(at: 2)) == .startRefresh(generation: 1))
         #expect(c.state == .refreshing(generation: 1, since: 2))
-        #expect(c.restingInset == 64)
+        #expect(c.restingInset == RefreshController.Configuration.restingExtent)
     }
 
     @Test func releaseShortOfItCancels() {

@@ -25,7 +25,7 @@ public struct WallClock: Sendable, Equatable {
         self.utcOffset = utcOffset
     }
 
-    /// 2026-01-01 12:00:00 UTC, shown as UTC: replays say "Updated 12:00".
+    /// 2026-01-01 12:00:00 UTC, shown as UTC: replays say "updated 12:00".
     public static let replay = WallClock(start: 1_767_268_800, utcOffset: 0)
 
     /// Local `HH:MM` at `modelTime`. Plain arithmetic on the offset: no time-zone database
@@ -39,7 +39,7 @@ public struct WallClock: Sendable, Equatable {
 }
 
 /// The short line under the refresh arc, following the refresh state, and how fresh the
-/// rows are. Freshness is shown as a time of day ("Updated 12:04"), not an age ("3 min
+/// rows are. Freshness is shown as a time of day ("updated 12:04"), not an age ("3 min
 /// ago"): a still screen is not redrawn (the loop sleeps on input), so an age would go
 /// stale on screen, while a time stays true; it also needs no redraw each minute and is
 /// the same in every replay. Until a refresh succeeds, the rows are as fresh as the launch.
@@ -68,15 +68,14 @@ public struct RefreshStatus: Sendable {
         fill()
     }
 
-    /// The line for the refresh state, or nil when there is none (a failure shows the
-    /// error banner instead).
+    /// The line for the refresh state, or nil when there is none: nothing while the list
+    /// collapses after a refresh (a failure shows the banner; freshness shows on the next pull).
     public func line(for state: RefreshController.State) -> String? {
         switch state {
         case .idle, .pulling: pullLine
         case .armed: strings.releaseToRefresh
         case .refreshing: strings.refreshing
-        case .finishing(.success, _): updatedLine
-        case .finishing(.failure, _): nil
+        case .finishing: nil
         }
     }
 

@@ -148,26 +148,37 @@ public struct Scene: Sendable, Equatable {
 
     public mutating func hideHUD() { hud = nil }
 
-    /// Height of the status line under the arc, in points.
-    static let statusLineHeight = 20.0
+    /// The header a pull uncovers, top to bottom, in points: `margin` clear, the disc
+    /// (the arc's radius plus `IndicatorLayout.discMargin` around it), `margin`, the status
+    /// line, `margin`, then the first row. `RefreshController.Configuration.restingExtent`
+    /// is its height, so at rest while refreshing every part has room.
+    enum Header {
+        static let margin = 8.0
+        static let arcRadius = 14.0, arcThickness = 3.5
+        static let discRadius = arcRadius + IndicatorLayout.discMargin
+        /// Height of the status line under the arc.
+        static let statusLineHeight = 20.0
+        /// The arc's centre below the header's top, and the status line's below the arc's.
+        static let arcCenter = margin + discRadius
+        static let statusBelowArc = discRadius + margin + statusLineHeight / 2
+        static let height = arcCenter + statusBelowArc + statusLineHeight / 2 + margin
+    }
 
-    /// Where the arc's centre is for `pull`: centred in the gap while the gap is small,
-    /// then riding just above the content. With a status line, arc and line share the open
-    /// gap (the indicator's extent): the arc rides in the part above the line, with no
-    /// jump where the two meet.
+    /// Where the arc's centre is for `pull`: moving down with the opening at the rate that
+    /// puts it at its place in the header when the list is `Header.height` open, then
+    /// riding that far above the content. Without a status line, centred in the resting gap.
     static func arcCenterY(_ model: OverscrollModel) -> Double {
         let c = model.refresh.configuration
         let pull = model.scroll.pull
         guard model.configuration.showsStatusText else { return max(pull / 2, pull - c.indicatorExtent / 2) }
-        let above = (c.indicatorExtent - statusLineHeight) / 2
-        return max(pull * above / c.indicatorExtent, pull - c.indicatorExtent + above)
+        return max(pull * Header.arcCenter / Header.height, pull - Header.height + Header.arcCenter)
     }
 
     static func indicator(_ model: OverscrollModel) -> IndicatorScene? {
         let c = model.refresh.configuration
         let pull = model.scroll.pull
         let centerY = arcCenterY(model)
-        let radius = 14.0, thickness = 3.5
+        let radius = Header.arcRadius, thickness = Header.arcThickness
         switch model.refresh.state {
         case .idle, .pulling, .armed:
             guard pull >= c.minimumPull else { return nil }
@@ -185,14 +196,19 @@ public struct Scene: Sendable, Equatable {
         }
     }
 
-    /// The status line sits under the arc while the gap is open. It outlives the arc as
-    /// the list collapses after a refresh ("Updated 12:04" is the news), and it needs no
-    /// fade: it is drawn behind the rows, which cover it as the gap closes.
+    /// The status line sits under the arc, behind the rows. It is never cut by the list's
+    /// edge: it shows only once the whole line fits above the list, fading in over the
+    /// last `Header.margin` of room, so at rest while refreshing it is fully there. It is
+    /// not shown while the list collapses after a refresh: "Updated 12:04" would be on
+    /// screen for a fraction of a second, half cut; the next pull says how fresh the rows are.
     static func status(_ model: OverscrollModel) -> StatusScene? {
         let c = model.refresh.configuration
         guard model.configuration.showsStatusText, model.scroll.pull >= c.minimumPull,
               let text = model.status.line(for: model.refresh.state) else { return nil }
-        return StatusScene(text: text, centerY: arcCenterY(model) + c.indicatorExtent / 2, opacity: 1)
+        let centerY = arcCenterY(model) + Header.statusBelowArc
+        let room = model.scroll.pull - (centerY + Header.statusLineHeight / 2)
+        guard room > 0 else { return nil }
+        return StatusScene(text: text, centerY: centerY, opacity: min(1, room / Header.margin))
     }
 
     static func scrollBar(_ model: OverscrollModel) -> ScrollBarScene? {

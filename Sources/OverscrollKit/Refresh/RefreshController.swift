@@ -68,17 +68,26 @@ public struct RefreshController: Sendable {
         public var hysteresis: Double
         /// How far the list rests open while refreshing.
         public var indicatorExtent: Double
+
+        /// The list rests this far open while refreshing: the header it uncovers holds, top
+        /// to bottom, 8 pt clear, the spinner's 44 pt disc, 8 pt, the 20 pt status line and
+        /// 8 pt before the first row (`Scene.header`). It was 64 pt, where the disc touched
+        /// the window's top and the text the rows. The one change to motion issue #31 made:
+        /// only the resting height while refreshing (and the collapse from it) moved.
+        public static let restingExtent = 88.0
         /// The work is abandoned after this long.
         public var timeout: Double
         /// How long the indicator takes to scale out once the work ends.
         public var finishDuration: Double
 
         public init(threshold: Double, minimumPull: Double = 12, hysteresis: Double = 0.15,
-                    indicatorExtent: Double = 64, timeout: Double = 10, finishDuration: Double = 0.25) {
+                    indicatorExtent: Double = restingExtent, timeout: Double = 10, finishDuration: Double = 0.25) {
             self.threshold = threshold
             self.minimumPull = min(minimumPull, threshold * 0.5)
             self.hysteresis = hysteresis
-            self.indicatorExtent = min(indicatorExtent, threshold)
+            // Not capped at the threshold: a low threshold (a landscape window's 72 pt) would
+            // squeeze the header again; released there, the list opens the rest of the way.
+            self.indicatorExtent = indicatorExtent
             self.timeout = timeout
             self.finishDuration = finishDuration
         }

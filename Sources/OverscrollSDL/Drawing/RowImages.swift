@@ -39,7 +39,7 @@ final class RowImages {
     private(set) var serials = 0
     /// The status lines' images and the opacity each was made at, most recently used last.
     /// A pull goes through the same few lines ("Pull to refresh", "Release to refresh",
-    /// "Refreshing…", "Updated 12:04"), every pull: each is composed once, not once a pull.
+    /// "Refreshing…"), every pull: each is composed once, not once a pull.
     private var statuses: [(image: RowImage, opacity: Double)] = []
     private static let statusesKept = 6
     /// The window's own pixel format where the renderer can draw into it, so a copy onto
