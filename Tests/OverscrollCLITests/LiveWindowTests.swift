@@ -86,9 +86,14 @@ import Glibc
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    @Test func whenNothingMovesItSleeps() throws {
+    /// With sound on too: the audio device (whose SDL thread wakes every buffer, paused or
+    /// not) is open only around touches. With `--metrics` too: its writer sleeps until its
+    /// period.
+    @Test(arguments: [["--no-sound"], [], ["--metrics"], ["--no-sound", "--metrics"]])
+    func whenNothingMovesItSleeps(_ flags: [String]) throws {
         let server = try #require(try XServer())
-        let app = try LiveApp(["--no-sound"], on: server)
+        let arguments = flags.flatMap { $0 == "--metrics" ? [$0, CLI.temporaryPath("idle.prom")] : [$0] }
+        let app = try LiveApp(arguments, on: server)
         let window = try #require(try server.window(named: "Overscroll"))
         Thread.sleep(forTimeInterval: 1)
         let before = app.cpuSeconds, sleptBefore = app.wakeUps
@@ -98,7 +103,7 @@ import Glibc
         #expect(idle < 0.1, "idle for 2 s used \(idle) s of CPU")
         // On a passively cooled board, idle power is wake-ups: the loop wakes once a second
         // (the watchdog, the screen size), no thread polls.
-        #expect(wakeUps <= 8, "idle for 2 s, its threads woke \(wakeUps) times")
+        #expect(wakeUps <= 8, "idle for 2 s with \(flags), its threads woke \(wakeUps) times")
         // A drag wakes it up: it draws again.
         let busyStart = app.cpuSeconds
         try server.tool("xdotool", ["mousemove", "--window", window, "240", "600", "mousedown", "1"])

@@ -9,8 +9,7 @@ import Testing
         let result = try CLI.run(["replay", script] + extra,
                                  environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw])
         #expect(result.status == 0, "\(result.stderr)")
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: raw))) ?? Data()
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let samples = Self.samples(raw)
         return (samples.count, samples.filter { abs($0) > 0.01 }.count)
     }
 
@@ -38,5 +37,37 @@ import Testing
         #expect(result.status == 0)
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("sound") || $0.contains("audio") }
         #expect(warnings.count == 1, "\(result.stderr)")
+    }
+
+    /// The live window keeps the device closed while idle (the disk driver's file does not
+    /// grow), opens it when a touch begins, and the pull that touch makes past the
+    /// threshold is heard.
+    @Test func aTouchOpensTheDeviceInTimeForTheTick() throws {
+        let server = try #require(try XServer())
+        let raw = CLI.temporaryPath("live-audio.raw")
+        let app = try LiveApp([], on: server, environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw])
+        let window = try #require(try server.window(named: "Overscroll"))
+        Thread.sleep(forTimeInterval: 0.5)
+        let idleSize = Self.samples(raw).count
+        Thread.sleep(forTimeInterval: 1)
+        #expect(Self.samples(raw).count == idleSize, "the device ran while the window was idle")
+        try server.tool("xdotool", ["mousemove", "--window", window, "240", "150", "mousedown", "1"])
+        for y in stride(from: 160, through: 700, by: 20) {
+            try server.tool("xdotool", ["mousemove", "--window", window, "240", "\(y)"])
+        }
+        var loud = 0
+        for _ in 0..<400 where loud <= 1000 {
+            Thread.sleep(forTimeInterval: 0.05)
+            loud = Self.samples(raw).filter { abs($0) > 0.01 }.count
+        }
+        #expect(loud > 1000, "no tick in the file after a pull past the threshold: \(app.stderr)")
+        try server.tool("xdotool", ["mouseup", "1"])
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 5) == 0)
+    }
+
+    static func samples(_ path: String) -> [Float] {
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 }

@@ -89,6 +89,8 @@ final class Session {
     /// (the interval since the last frame, the input latency) and `record`s it.
     func frame(_ inputs: inout [TimedInput], to time: Double, startedAt frameStart: Double,
                cpuStart: Double) -> FrameTiming {
+        // A touch may be on its way to the threshold: the sound device opens off the loop.
+        if !inputs.isEmpty { sound.prepare(touchBegan: inputs.contains { $0.event.beginsTouch }) }
         let completions = inbox.take(dueBy: time)
         let inputDone = MonotonicClock.now()
         effects = model.frame(&inputs, completions: completions, to: time)
