@@ -154,7 +154,6 @@ struct FuzzCase {
         let settings = AppSettings(rows: rows, fontPath: "")
         // The demo's refresh, on the model's clock (as a replay runs it): deterministic.
         let source = DemoRefreshSource(duration: 1.5)
-        let inbox = RefreshInbox()
         var model = settings.makeModel(width: width, height: height)
         var scene = Scene()
         var driver = ReplayDriver(script: script, fps: fps, settleLimit: 60)
@@ -162,9 +161,8 @@ struct FuzzCase {
         var trace: [UInt8] = []
         let knownStates: Set<String> = ["idle", "pulling", "armed", "refreshing", "finishing"]
         var failure: String?
-        driver.play(&model, completions: inbox.take) { played, model in
+        driver.play(&model, source: source) { played, model in
             let frame = played.frame
-            source.start(played.effects, inbox: inbox)
             scene.update(model: model)
             failure = Self.check(model, scene, frame: frame, knownStates: knownStates)
             guard failure == nil else { return false }

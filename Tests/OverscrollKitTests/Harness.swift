@@ -11,6 +11,17 @@ struct FrameSample: Equatable {
     var progress: Double
     var rows: Int
     var events: FrameEvents
+
+    init(_ played: PlayedFrame, _ model: OverscrollModel) {
+        frame = played.frame
+        time = played.time
+        offset = model.scroll.offset
+        velocity = model.scroll.velocity
+        state = model.refresh.state.name
+        progress = model.progress
+        rows = model.rows.count
+        events = played.effects.events
+    }
 }
 
 /// A source that never completes: the watchdog must end the refresh.
@@ -44,19 +55,21 @@ func makeModel(height: Double = 800, rows: Int = 100, threshold: Double? = nil,
 /// does without drawing, and records every frame.
 func replay(_ text: String, fps: Int, model: OverscrollModel = makeModel(),
             source: any RefreshSource = DemoRefreshSource()) throws -> [FrameSample] {
-    let script = try GestureScript(parsing: text)
-    var driver = ReplayDriver(script: script, fps: fps)
+    try play(text, fps: fps, model: model, source: source, sample: FrameSample.init).samples
+}
+
+/// Runs a script through the model and its refresh work (`ReplayDriver.play`), keeping
+/// what `sample` makes of every frame, and the model as the run left it.
+func play<Sample>(_ text: String, fps: Int, model: OverscrollModel, source: any RefreshSource,
+                  sample: (PlayedFrame, OverscrollModel) -> Sample) throws -> (samples: [Sample], model: OverscrollModel) {
+    var driver = ReplayDriver(script: try GestureScript(parsing: text), fps: fps)
     var model = model
-    let inbox = RefreshInbox()
-    var samples: [FrameSample] = []
-    driver.play(&model, completions: inbox.take) { played, model in
-        source.start(played.effects, inbox: inbox)
-        samples.append(FrameSample(frame: played.frame, time: played.time, offset: model.scroll.offset,
-                                   velocity: model.scroll.velocity, state: model.refresh.state.name,
-                                   progress: model.progress, rows: model.rows.count, events: played.effects.events))
+    var samples: [Sample] = []
+    driver.play(&model, source: source) { played, model in
+        samples.append(sample(played, model))
         return true
     }
-    return samples
+    return (samples, model)
 }
 
 /// The shipped gesture scripts, read from the package's Assets folder.

@@ -2,41 +2,32 @@ import Testing
 @testable import OverscrollKit
 import RowSources
 
-/// One frame of a replay, with what issue 12 added to the trace and the scene.
+/// One frame of a replay (`FrameSample`'s figures, read through), with what issue 12
+/// added to the trace and the scene.
+@dynamicMemberLookup
 struct ListSample {
-    var time: Double
-    var offset: Double
-    var velocity: Double
-    var state: String
-    var events: FrameEvents
+    var frame: FrameSample
     var scrollBar: Double
     var highlight: Int
     var selected: Int
     var bar: ScrollBarScene?
     var status: String?
     var pull: Double
+
+    subscript<T>(dynamicMember figure: KeyPath<FrameSample, T>) -> T { frame[keyPath: figure] }
 }
 
 /// Plays `text` through the model the way `overscroll replay` does (without drawing) and
-/// records every frame, plus `extra` seconds after the replay would stop (fades).
+/// records every frame, with the scene it would draw.
 func listReplay(_ text: String, fps: Int = 60, model: OverscrollModel = makeModel(),
                 source: any RefreshSource = DemoRefreshSource()) throws -> (samples: [ListSample], model: OverscrollModel) {
-    var driver = ReplayDriver(script: try GestureScript(parsing: text), fps: fps)
-    var model = model
-    let inbox = RefreshInbox()
-    var samples: [ListSample] = []
     var scene = Scene()
-    driver.play(&model, completions: inbox.take) { played, model in
-        source.start(played.effects, inbox: inbox)
+    return try play(text, fps: fps, model: model, source: source) { played, model in
         scene.update(model: model)
-        samples.append(ListSample(time: played.time, offset: model.scroll.offset, velocity: model.scroll.velocity,
-                                  state: model.refresh.state.name, events: played.effects.events,
-                                  scrollBar: model.scrollBarOpacity, highlight: model.highlightedRow,
-                                  selected: model.selectedRow, bar: scene.scrollBar, status: scene.status?.text,
-                                  pull: model.scroll.pull))
-        return true
+        return ListSample(frame: FrameSample(played, model), scrollBar: model.scrollBarOpacity,
+                          highlight: model.highlightedRow, selected: model.selectedRow, bar: scene.scrollBar,
+                          status: scene.status?.text, pull: model.scroll.pull)
     }
-    return (samples, model)
 }
 
 func keyModel(acceptsKeys: Bool = true) -> OverscrollModel {
@@ -348,10 +339,8 @@ func keyModel(acceptsKeys: Bool = true) -> OverscrollModel {
         for (source, ending) in cases {
             var driver = ReplayDriver(script: try GestureScript(parsing: pull), fps: 60)
             var model = makeModel()
-            let inbox = RefreshInbox()
             var reports: [RefreshReport] = []
-            driver.play(&model, completions: inbox.take) { played, _ in
-                source.start(played.effects, inbox: inbox)
+            driver.play(&model, source: source) { played, _ in
                 if let report = played.effects.refreshEnded { reports.append(report) }
                 return true
             }
