@@ -1,9 +1,16 @@
 // The window between exec and Swift's main: loading the libraries takes tens of
 // milliseconds, and a SIGHUP (a reload sent just after `systemctl start`) or a SIGTERM
-// in that window ended the process by its default action. A constructor runs as soon as
-// the program's own code can; it catches the signals the program defines and keeps them
-// for `SignalHandling`, which takes over in main. Only in the overscroll program itself:
-// test runners and the bench link this code too and keep their own dispositions.
+// in that window ended the process by its default action. The catcher is registered in
+// `.preinit_array`: in a dynamically linked program the loader runs it right after
+// relocation, before any shared library's initialisers (a constructor ran only after all
+// of them: SDL's, libstdc++'s, the Swift runtime's, some milliseconds later). It catches
+// the signals the program defines and keeps them for `SignalHandling`, which takes over
+// in main. Only in the overscroll program itself: test runners and the bench link this
+// code too and keep their own dispositions.
+//
+// What runs this early may use only what the loader has already set up: libc is
+// relocated, but its own initialiser has not run (program_invocation_short_name is not
+// set yet), so the name comes from argv, which the loader passes here.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -17,8 +24,15 @@ static void early_handler(int sig) {
     else if (early_stop == 0) early_stop = sig;
 }
 
-__attribute__((constructor)) static void overscroll_catch_early_signals(void) {
-    if (strcmp(program_invocation_short_name, "overscroll") != 0) return;
+static int is_overscroll(const char *path) {
+    if (path == NULL) return 0;
+    const char *slash = strrchr(path, '/');
+    return strcmp(slash ? slash + 1 : path, "overscroll") == 0;
+}
+
+static void overscroll_catch_early_signals(int argc, char **argv, char **envp) {
+    (void)envp;
+    if (argc < 1 || !is_overscroll(argv[0])) return;
     static const int caught[] = {SIGHUP, SIGTERM, SIGINT, SIGALRM, SIGXCPU, SIGPWR};
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -33,6 +47,10 @@ __attribute__((constructor)) static void overscroll_catch_early_signals(void) {
     }
     sigprocmask(SIG_UNBLOCK, &unblock, NULL);
 }
+
+// `used`: nothing refers to the entry, and the optimiser must keep it.
+__attribute__((section(".preinit_array"), used))
+static void (*const overscroll_early_signals_entry)(int, char **, char **) = overscroll_catch_early_signals;
 
 int overscroll_early_stop_signal(void) { return early_stop; }
 int overscroll_early_hangup(void) { return early_hangup; }

@@ -4,7 +4,7 @@ import OverscrollKit
 /// format (version 0.0.4), for node_exporter's textfile collector: counters since start,
 /// frame interval and frame CPU as histograms (buckets around the frame budget, so a
 /// fleet's dashboards can add them up across kiosks, which quantiles cannot be), refresh
-/// outcomes, rows shown, start time, and the version as `overscroll_build_info`.
+/// outcomes, rows shown, start time, log lines lost, and the version as `overscroll_build_info`.
 ///
 /// Every figure is counted here, frame by frame (`record`): no profiler is needed, and
 /// recording a frame touches a few fixed arrays, allocating nothing.
@@ -23,6 +23,9 @@ public struct FleetMetrics: Sendable, Equatable {
     public var startTime = 0.0
     /// The program's version, for `overscroll_build_info{version=…}`.
     public var version = "unknown"
+    /// Log lines that could not be written (`LogWriter.dropped`: a closed or full stderr,
+    /// a log reader that died): the one sign on a dashboard that the journal has a gap.
+    public var logLinesDropped = 0
     /// The frame budget (one refresh period) the buckets and the jank count are judged by.
     public let refreshPeriod: Double
 
@@ -85,6 +88,7 @@ public struct FleetMetrics: Sendable, Equatable {
         rows = other.rows
         startTime = other.startTime
         version = other.version
+        logLinesDropped = other.logLinesDropped
     }
 
     /// Whether the frame the model just stepped ended a refresh (then `record` wants the time).
@@ -112,6 +116,8 @@ public struct FleetMetrics: Sendable, Equatable {
                "Unix time of the last refresh that brought rows (0: none yet).", [("", lastRefreshSuccess ?? 0)])
         metric("overscroll_rows", "gauge", "Rows in the list.", [("", Double(rows))])
         metric("overscroll_start_time_seconds", "gauge", "Unix time the program started.", [("", startTime)])
+        metric("overscroll_log_lines_dropped_total", "counter", "Log lines that could not be written to standard error.",
+               [("", Double(logLinesDropped))])
         return out
     }
 

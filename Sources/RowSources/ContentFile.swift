@@ -21,6 +21,16 @@ public enum ContentFile {
             throw ContentFileError(path: path, reason: error.code.map { .unreadable(errno: $0) } ?? .refused(error.message))
         }
         defer { close(fd) }
+        // What the rows can cost, asked before reading: a row keeps at most
+        // `RowText.maxBytes` of its line, and a NUL or an invalid byte (one byte in the
+        // file) becomes U+FFFD (three), so the file's first `maxBytes` bytes three times
+        // over, plus the read buffer, bounds it. Refused in words, not an abort.
+        var info = stat()
+        let size = fstat(fd, &info) == 0 ? Int(info.st_size) : maxBytes
+        let need = 3 * min(max(size, 0), maxBytes) + (1 << 20)
+        if let shortfall = AddressSpace.shortfall(for: need) {
+            throw ContentFileError(path: path, reason: .noMemory(need: need, shortfall: shortfall))
+        }
 
         var collector = RowCollector(source: "file", maxRows: maxRows, maxBytes: maxBytes)
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -50,6 +60,9 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
         case empty
         /// Not a regular file (a FIFO, a device…): the whole line, in `InputOpening`'s words.
         case refused(String)
+        /// Loading it could need `need` bytes, which the process cannot get (`shortfall`
+        /// says which limit leaves how much).
+        case noMemory(need: Int, shortfall: String)
     }
 
     public var path: String
@@ -67,6 +80,9 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
                 + "pass --content with a readable UTF-8 text file"
         case .refused(let line):
             line
+        case .noMemory(let need, let shortfall):
+            "content file '\(TextLines.cut(path))' was not loaded: not enough memory (it may need \((need + (1 << 20) - 1) >> 20) MiB; "
+                + "\(shortfall)); raise the limit or pass a smaller content file"
         case .empty:
             "content file '\(TextLines.cut(path))' has no rows; pass --content with a UTF-8 text file "
                 + "that has at least one non-empty line"

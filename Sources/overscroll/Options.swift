@@ -15,7 +15,11 @@ extension ResolvedSettings {
         }
         var rows = SampleRows.rows
         if let path = text(.content) {
-            do { rows = try ContentFile.rows(fromFile: path) } catch { throw Failure(error.description, code: 66) }
+            do { rows = try ContentFile.rows(fromFile: path) } catch {
+                // Memory the process cannot get is the machine's state (69), not the file's (66).
+                if case .noMemory = error.reason { throw Failure(error.description, code: 69) }
+                throw Failure(error.description, code: 66)
+            }
         }
         var s = AppSettings(rows: rows, fontPath: fontPath)
         s.threshold = number(.threshold)

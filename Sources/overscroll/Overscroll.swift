@@ -65,6 +65,7 @@ struct Overscroll: ParsableCommand {
             live.environment = ProcessInfo.processInfo.environment
             live.reportDirectory = try reportDirectory(resolved, file: file)
             live.programVersion = Version.string
+            live.logLinesDropped = { standardErrorLog.dropped }
             if resolved.bool(.verbose) { live.verbose = warn }
             live.followScreen = options.fullscreen
             live.reload = Reloader(flags: settings, window: window, running: resolved, rows: app.rows).load

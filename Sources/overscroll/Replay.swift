@@ -73,6 +73,7 @@ struct Replay: ParsableCommand {
             options.scale = resolved.number(.scale)
             options.reportDirectory = resolved.text(.report)
             options.programVersion = Version.string
+            options.logLinesDropped = { standardErrorLog.dropped }
             options.scriptName = script
             options.repeatCount = repeatCount
             let runner: ReplayRunner

@@ -75,6 +75,23 @@ import Glibc
         #expect(isWhole(report))
     }
 
+    /// The metrics count the log lines that could not be written: a refresh that fails
+    /// logs one line, which `2>/dev/full` loses; with a working stderr none is lost.
+    @Test(arguments: [("2>/dev/full", 1), ("2>/dev/null", 0)])
+    func theMetricsCountLogLinesThatCouldNotBeWritten(redirect: String, dropped: Int) throws {
+        let metrics = CLI.temporaryPath("overscroll.prom")
+        let r = try CLI.run(["/bin/sh", "-c", "exec \"$0\" replay \(Self.script) --refresh-command false --metrics \(metrics) \(redirect)",
+                             CLI.executable], through: "/bin/sh")
+        #expect(r.status == 0)
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        let line = text.split(separator: "\n").first { $0.hasPrefix("overscroll_log_lines_dropped_total ") }
+        #expect(line == "overscroll_log_lines_dropped_total \(dropped)")
+        #expect(text.contains("# TYPE overscroll_log_lines_dropped_total counter"))
+        let promtool = try #require(Tools.find("promtool"), "promtool is needed: script/bootstrap --test installs prometheus")
+        let check = try CLI.run(["/bin/sh", "-c", "\"$0\" check metrics < \(metrics) 2>&1", promtool], through: "/bin/sh")
+        #expect(check.status == 0 && check.stdout.isEmpty, "\(check.stdout)")
+    }
+
     // MARK: Signals
 
     @Test(arguments: [SIGUSR2, SIGVTALRM, SIGPROF, SIGXFSZ, SIGPIPE, SIGUSR1, Int32(40)])

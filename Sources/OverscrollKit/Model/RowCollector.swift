@@ -21,7 +21,9 @@ public struct RowCollector: Sendable {
     public let maxBytes: Int
     public private(set) var cut: Cut?
     private var rows: [String] = []
-    private var lines = LineSplitter()
+    /// A row shows at most `RowText.maxBytes` of its line (one more tells a cut inside a
+    /// character; three more for a BOM the first line may start with).
+    private var lines = LineSplitter(keepingAtMost: RowText.maxBytes + 4)
     private var bytesTaken = 0
 
     public init(source: String, maxRows: Int, maxBytes: Int = .max) {
@@ -64,7 +66,7 @@ public struct RowCollector: Sendable {
     /// The splitter is moved out while it calls back into `self` (a mutating call on a
     /// stored property cannot also mutate `self`); swapping moves it without copying.
     private mutating func withSplitter(_ body: (inout LineSplitter, inout RowCollector) -> Void) {
-        var splitter = LineSplitter()
+        var splitter = LineSplitter(keepingAtMost: 0)
         swap(&splitter, &lines)
         body(&splitter, &self)
         swap(&splitter, &lines)

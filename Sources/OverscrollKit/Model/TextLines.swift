@@ -14,10 +14,17 @@ public struct LineSplitter: Sendable {
     private var line: [UInt8] = []
     private var afterCR = false
     private var started = false
+    /// Bytes of one line held at most; the rest of a longer line is dropped as it comes.
+    private let keep: Int
     /// The number the next line will have.
     public private(set) var nextLineNumber = 1
 
-    public init() {}
+    /// `keepingAtMost`: a reader that shows only a line's start (a list row) holds no
+    /// more of it than that, so a 16 MiB file without a line end costs no 16 MiB buffer
+    /// (which doubled to a 32 MiB allocation and aborted a reload under `ulimit -v`).
+    public init(keepingAtMost keep: Int = .max) {
+        self.keep = max(0, keep)
+    }
 
     /// Takes a chunk; calls `emit(bytes, number)` for each line it completes. `emit`
     /// returns false to stop early (the rest of the chunk is dropped).
@@ -34,7 +41,7 @@ public struct LineSplitter: Sendable {
                 afterCR = byte == 0x0D
                 guard endLine(emit) else { return false }
             default:
-                line.append(byte)
+                if line.count < keep { line.append(byte) }
             }
         }
         return true

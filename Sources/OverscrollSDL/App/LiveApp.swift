@@ -21,6 +21,8 @@ public final class LiveApp {
         public var followScreen = false
         /// SIGHUP: builds the settings anew and says what it made of them.
         public var reload: (@Sendable () -> ReloadOutcome)?
+        /// How many log lines could not be written so far (`LogWriter.dropped`), for the metrics.
+        public var logLinesDropped: @Sendable () -> Int = { 0 }
         public init() {}
     }
 
@@ -75,7 +77,8 @@ public final class LiveApp {
         warn(Self.startLine(display))
         inputs.reserveCapacity(256)
         metrics = settings.metricsPath.map {
-            MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, version: options.programVersion, warn: { warn($0) })
+            MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, version: options.programVersion,
+                          logLinesDropped: options.logLinesDropped, warn: { warn($0) })
         }
         let native = NativeDisplay(window: display.window)
         self.native = native

@@ -30,12 +30,15 @@ final class MetricsWriter: Sendable {
     /// The writer; it sleeps until its period, and a reload's retarget or the run's end
     /// wakes it at once (`Worker.wake`, `Worker.stop`).
     private let worker = Mutex<Worker?>(nil)
+    /// The log's count of lines it could not write, read at each write of the file.
+    private let logLinesDropped: @Sendable () -> Int
     /// One warning per run of failures, not one every few seconds.
     private let failing = Atomic<Bool>(false)
 
     init(path: String, refreshPeriod: Double, version: String = "unknown", interval: Double = 5,
-         warn: @escaping @Sendable (String) -> Void) {
+         logLinesDropped: @escaping @Sendable () -> Int = { 0 }, warn: @escaping @Sendable (String) -> Void) {
         self.interval = interval
+        self.logLinesDropped = logLinesDropped
         self.warn = warn
         var metrics = FleetMetrics(refreshPeriod: refreshPeriod)
         metrics.startTime = Self.wallClock()
@@ -100,6 +103,7 @@ final class MetricsWriter: Sendable {
             snapshot.assign(f.metrics)
             return (f.path, f.retired)
         }
+        snapshot.logLinesDropped = logLinesDropped()
         if let retired { unlink(retired) }
         do {
             try snapshot.write(to: path)

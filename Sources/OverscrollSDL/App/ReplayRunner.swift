@@ -26,6 +26,8 @@ public final class ReplayRunner {
         /// Write a frame-timing report into this directory.
         public var reportDirectory: String?
         public var programVersion = "unknown"
+        /// How many log lines could not be written so far (`LogWriter.dropped`), for the metrics.
+        public var logLinesDropped: @Sendable () -> Int = { 0 }
         /// The script's path, for the report.
         public var scriptName: String?
         /// Play the script this many times in a row (a soak).
@@ -193,7 +195,8 @@ public final class ReplayRunner {
         var summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps),
                               traceError: traceError, stoppedBy: SignalHandling.replayStopRequested,
                               startupCPU: loopStart, loopCPU: ProcessCPUClock.now() - loopStart, framesCPU: framesCPU)
-        if let fleet, let path = session.settings.metricsPath {
+        if var fleet, let path = session.settings.metricsPath {
+            fleet.logLinesDropped = options.logLinesDropped()
             do { try fleet.write(to: path) } catch { summary.metricsError = "cannot write the metrics: \(error.description)" }
         }
         do { try session.finish() } catch { return (summary, error.description) }

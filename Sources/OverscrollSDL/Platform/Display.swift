@@ -73,14 +73,10 @@ public final class Display {
     private var wayland: WaylandSurface?
 
     public init(_ options: Options) throws(SDLError) {
-        // SDL turns SIGINT/SIGTERM into SDL_QUIT, which is how `systemctl stop` ends us; a
-        // launcher that spawned us from a thread with those signals blocked would make
-        // us unstoppable, so unblock them before SDL installs its handlers.
-        var termination = sigset_t()
-        sigemptyset(&termination)
-        sigaddset(&termination, SIGINT)
-        sigaddset(&termination, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &termination, nil)
+        // The signal mask is not touched here: the program clears it at start
+        // (`SignalHandling.installProcessDefaults`) and keeps SIGINT/SIGTERM blocked while
+        // SDL starts (`SignalHandling.openingSDL`); unblocking them here let one sent in
+        // those milliseconds end the process by its default action.
         if let driver = options.videoDriver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
         // The window surface is plain memory (XShm on X11), never an OpenGL texture: on a
         // machine without a GPU that texture is Mesa's llvmpipe, which costs more CPU than

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Signals in the program's first milliseconds (issue 32), on the built program. The
+/// moments are made exact with a preloaded library instead of a sleep before `kill`: its
+/// initialiser runs while the loader starts the program, after the program's own
+/// `.preinit_array` catcher and before Swift's main (where a SIGHUP 5 ms after exec
+/// lands), and its `SDL_InitSubSystem` sends a signal as SDL starts the display.
+@Suite struct EarlySignalTests {
+    static let source = """
+    #define _GNU_SOURCE
+    #include <dlfcn.h>
+    #include <signal.h>
+    #include <stdint.h>
+    #include <stdlib.h>
+    #include <unistd.h>
+    __attribute__((constructor)) static void early(void) {
+        const char *s = getenv("EARLY_SIGNAL");
+        if (s) kill(getpid(), atoi(s));
+    }
+    int SDL_InitSubSystem(uint32_t flags) {
+        const char *s = getenv("SDL_START_SIGNAL");
+        if (s && (flags & 0x20)) kill(getpid(), atoi(s));   /* 0x20: SDL_INIT_VIDEO */
+        int (*real)(uint32_t) = (int (*)(uint32_t))dlsym(RTLD_NEXT, "SDL_InitSubSystem");
+        return real(flags);
+    }
+    """
+
+    /// The library, compiled once per test process.
+    static let library: String? = {
+        let compilers = ["cc", "gcc", "clang"].compactMap(Tools.find) + ["/opt/swift/usr/bin/clang"]
+        guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+              let source = try? CLI.write(Self.source, to: "signal-at.c") else { return nil }
+        let library = CLI.temporaryPath("signal-at.so")
+        let r = try? CLI.run([compiler, "-shared", "-fPIC", "-o", library, source, "-ldl"], through: compiler)
+        return r?.status == 0 ? library : nil
+    }()
+
+    static let longScript = "wait 600s\n"
+
+    /// A replay (it stops at a SIGHUP, as at SIGTERM, with 128 + the signal) with `signal`
+    /// sent by a library initialiser.
+    func replayWith(earlySignal signal: Int32) throws -> Process {
+        let library = try #require(Self.library, "a C compiler (cc) is needed to build the preloaded library")
+        let script = try CLI.write(Self.longScript, to: "long.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["replay", script, "--repeat", "1000", "--no-sound"]
+        var env = ProcessInfo.processInfo.environment
+        env["SDL_AUDIODRIVER"] = "dummy"
+        env["LD_PRELOAD"] = library
+        env["EARLY_SIGNAL"] = String(signal)
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test(arguments: [SIGHUP, SIGTERM, SIGINT, SIGALRM])
+    func aSignalWhileTheLibrariesStartIsHandledNotTheDefaultAction(signal: Int32) throws {
+        let process = try replayWith(earlySignal: signal)
+        #expect(poll(within: 60) { !process.isRunning })
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
+        #expect(process.terminationStatus == 128 + signal)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aStopWhileSDLStartsTheDisplayEndsTheRunTheDefinedWay(signal: Int32) throws {
+        let library = try #require(Self.library, "a C compiler (cc) is needed to build the preloaded library")
+        let server = try #require(try XServer())
+        let report = CLI.temporaryPath("report")
+        let app = try LiveApp(["--no-sound", "--report", report], on: server,
+                              environment: ["LD_PRELOAD": library, "SDL_START_SIGNAL": String(signal)])
+        let status = app.waitForExit(timeout: 60)
+        if status == nil { app.signal(SIGKILL) }
+        #expect(app.process.terminationReason == .exit, "killed by signal \(app.process.terminationStatus)")
+        #expect(status == 0)
+        #expect(FileManager.default.fileExists(atPath: report + "/summary.json"))
+    }
+}
