@@ -11,8 +11,19 @@ public enum ContentFile {
     /// file (a kiosk should show something readable); CRLF and a leading BOM are handled;
     /// empty lines are skipped. More than `maxRows` rows, or more than `maxBytes` bytes,
     /// are cut, and a final row says so — a huge file must not exhaust the kiosk's memory.
-    public static func rows(fromFile path: String, maxRows: Int = 5000,
-                            maxBytes: Int = 16 << 20) throws(ContentFileError) -> [String] {
+    ///
+    /// The file is read off the caller's thread with a deadline (`ReadDeadline`): a file
+    /// on a stalled network mount is refused after `deadline` seconds, not waited on.
+    public static func rows(fromFile path: String, maxRows: Int = 5000, maxBytes: Int = 16 << 20,
+                            deadline: Double = ReadDeadline.seconds) throws(ContentFileError) -> [String] {
+        let result = ReadDeadline.run("content-read", within: deadline) {
+            Result { () throws(ContentFileError) in try readRows(path, maxRows: maxRows, maxBytes: maxBytes) }
+        }
+        guard let result else { throw ContentFileError(path: path, reason: .stalled(seconds: deadline)) }
+        return try result.get()
+    }
+
+    private static func readRows(_ path: String, maxRows: Int, maxBytes: Int) throws(ContentFileError) -> [String] {
         // Without blocking: a FIFO would hold the start (or a reload) until a writer came.
         let fd: Int32
         do {
@@ -52,7 +63,7 @@ public enum ContentFile {
 
 /// Why a content file gave no rows. The description is one line naming the file and what
 /// to do about it, ready for the command line to print.
-public struct ContentFileError: Error, Equatable, CustomStringConvertible {
+public struct ContentFileError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
         /// open() or read() failed with this errno.
         case unreadable(errno: Int32)
@@ -63,6 +74,8 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
         /// Loading it could need `need` bytes, which the process cannot get (`shortfall`
         /// says which limit leaves how much).
         case noMemory(need: Int, shortfall: String)
+        /// Reading it did not end within this many seconds (a stalled network mount).
+        case stalled(seconds: Double)
     }
 
     public var path: String
@@ -83,6 +96,9 @@ public struct ContentFileError: Error, Equatable, CustomStringConvertible {
         case .noMemory(let need, let shortfall):
             "content file '\(TextLines.cut(path))' was not loaded: not enough memory (it may need \((need + (1 << 20) - 1) >> 20) MiB; "
                 + "\(shortfall)); raise the limit or pass a smaller content file"
+        case .stalled(let seconds):
+            "content file '\(TextLines.cut(path))' was not read: no answer within \(Int(seconds)) s (a stalled network mount?); "
+                + "pass --content a file on a disk that answers"
         case .empty:
             "content file '\(TextLines.cut(path))' has no rows; pass --content with a UTF-8 text file "
                 + "that has at least one non-empty line"

@@ -122,6 +122,16 @@ public final class Worker: Sendable {
         finished = Finished()
         let context = Unmanaged.passRetained(Start(body, signal, finished)).toOpaque()
         var thread = pthread_t()
+        // The signals the program handles are the main thread's: a worker is started with
+        // them blocked (a new thread takes its creator's mask). A signal sent to the process
+        // goes to any thread that does not block it, and while SDL starts, SIGTERM's action
+        // is the default and only the main thread blocks it (`SignalHandling.openingSDL`):
+        // the report's writer thread took one there and the process died by it.
+        var handled = sigset_t(), previous = sigset_t()
+        sigemptyset(&handled)
+        for sig in [SIGHUP, SIGINT, SIGTERM, SIGALRM, SIGXCPU, SIGPWR] { sigaddset(&handled, sig) }
+        pthread_sigmask(SIG_BLOCK, &handled, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         guard pthread_create(&thread, nil, { context in
             let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
             start.body(start.signal)

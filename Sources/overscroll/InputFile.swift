@@ -9,7 +9,22 @@ import Glibc
 /// (`/dev/zero` would never end), or a file past `limit`. Pipes given as `/dev/fd/N` (`<(…)`) are read to their end. Errors are
 /// `Failure`s with exit status 66 naming the path (cut to 80 characters) and the fix.
 enum InputFile {
-    static func read(_ path: String, what: String, fix: String, limit: Int = 16 << 20) throws(Failure) -> [UInt8] {
+    ///
+    /// Read off the caller's thread with a deadline (`ReadDeadline`): a file on a stalled
+    /// network mount is refused after `deadline` seconds, not waited on.
+    static func read(_ path: String, what: String, fix: String, limit: Int = 16 << 20,
+                     deadline: Double = ReadDeadline.seconds) throws(Failure) -> [UInt8] {
+        let result = ReadDeadline.run("input-read", within: deadline) {
+            Result { () throws(Failure) in try readNow(path, what: what, fix: fix, limit: limit) }
+        }
+        guard let result else {
+            throw Failure("\(what) '\(TextLines.cut(path))' was not read: no answer within \(Int(deadline)) s (a stalled network mount?); \(fix)",
+                          code: 66)
+        }
+        return try result.get()
+    }
+
+    private static func readNow(_ path: String, what: String, fix: String, limit: Int) throws(Failure) -> [UInt8] {
         let shown = "'\(TextLines.cut(path))'"
         let fd: Int32
         do { fd = try InputOpening.open(path, what: what, fix: fix, inheritedPipes: true) } catch {

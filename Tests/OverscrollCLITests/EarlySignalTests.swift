@@ -30,14 +30,7 @@ import Glibc
     """
 
     /// The library, compiled once per test process.
-    static let library: String? = {
-        let compilers = ["cc", "gcc", "clang"].compactMap(Tools.find) + ["/opt/swift/usr/bin/clang"]
-        guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-              let source = try? CLI.write(Self.source, to: "signal-at.c") else { return nil }
-        let library = CLI.temporaryPath("signal-at.so")
-        let r = try? CLI.run([compiler, "-shared", "-fPIC", "-o", library, source, "-ldl"], through: compiler)
-        return r?.status == 0 ? library : nil
-    }()
+    static let library = Preload.build(source, named: "signal-at")
 
     static let longScript = "wait 600s\n"
 
