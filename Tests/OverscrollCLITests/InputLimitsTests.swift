@@ -9,14 +9,8 @@ import Glibc
 /// network mount, made exact by a preloaded `read`). Each is refused in words; a running
 /// window keeps its rows and still stops on SIGTERM.
 @Suite struct InputLimitsTests {
-    /// frames.csv's rows-shown column, frame by frame.
-    func rowCounts(_ dir: String) -> [Substring] {
-        let text = (try? String(contentsOfFile: dir + "/frames.csv", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").dropFirst().compactMap {
-            let fields = $0.split(separator: ",", omittingEmptySubsequences: false)
-            return fields.count > 6 ? fields[6] : nil
-        }
-    }
+    /// frames.csv's rows-shown column, frame by frame (as the reload tests read it).
+    func rowCounts(_ dir: String) -> [Substring] { ReloadTests().rowCounts(dir) }
 
     func isWhole(_ report: String) -> Bool {
         ["frames.csv", "summary.json", "trace.json", "frames.svg"].allSatisfy {
@@ -76,12 +70,17 @@ import Glibc
         ends(window)
     }
 
-    @Test func aContentFileThatStallsIsRefusedAtStartWith66NamingIt() throws {
-        let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
+    /// A file in a directory the preloaded `read` never answers for.
+    func stalledFile(_ name: String, _ text: String) throws -> String {
         let dir = CLI.temporaryPath("stalled-mount")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let content = dir + "/rows.txt"
-        try "one\ntwo\n".write(toFile: content, atomically: true, encoding: .utf8)
+        try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+        return dir + "/" + name
+    }
+
+    @Test func aContentFileThatStallsIsRefusedAtStartWith66NamingIt() throws {
+        let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
+        let content = try stalledFile("rows.txt", "one\ntwo\n")
         let r = try CLI.run(["replay", HostileRoundTwoTests.script, "--content", content, "--no-sound"],
                             environment: ["LD_PRELOAD": library])
         #expect(r.status == 66)
@@ -92,10 +91,7 @@ import Glibc
 
     @Test func aConfigThatStallsIsRefusedAtStartWith66NamingIt() throws {
         let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
-        let dir = CLI.temporaryPath("stalled-mount")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let config = dir + "/kiosk.toml"
-        try "flash = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let config = try stalledFile("kiosk.toml", "flash = false\n")
         let r = try CLI.run(["replay", HostileRoundTwoTests.script, "--config", config, "--no-sound"],
                             environment: ["LD_PRELOAD": library])
         #expect(r.status == 66)
@@ -112,10 +108,8 @@ import Glibc
         let app = try LiveApp(["--no-sound", "--config", config, "--report", report], on: server,
                               environment: ["LD_PRELOAD": library])
         #expect(poll(within: 60) { rowCounts(report).last == "3" })
-        let dir = CLI.temporaryPath("stalled-mount")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try "one\ntwo\nthree\nfour\n".write(toFile: dir + "/new.txt", atomically: true, encoding: .utf8)
-        try "content = \"\(dir)/new.txt\"\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let stalled = try stalledFile("new.txt", "one\ntwo\nthree\nfour\n")
+        try "content = \"\(stalled)\"\n".write(toFile: config, atomically: false, encoding: .utf8)
         app.signal(SIGHUP)
         var log = ""
         #expect(poll(within: 60) { log += app.stderr; return log.contains("reload refused") })
