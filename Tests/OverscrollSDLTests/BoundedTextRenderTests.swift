@@ -23,6 +23,27 @@ extension SDLSuite { @Suite struct BoundedTextRenderTests {
         #expect(marked.map(\.x).min() == alone.map(\.x).min())
     }
 
+    /// A stack of marks taller than the font's ascent made the text layer draw the whole
+    /// line lower (3 px with three acute accents) and cut it at the bottom: the words after
+    /// the letter must be drawn exactly where they are without the marks, and the letter too.
+    @Test(arguments: [3, 5, 50])
+    func theTextAroundALetterWithMarksStaysWhereItIsWithoutThem(marks: Int) throws {
+        let headless = try Headless()
+        let plain = Self.row("a then text", headless)
+        let marked = Self.row("a" + String(repeating: "\u{0301}", count: marks) + " then text", headless)
+        let letterEnd = try #require(TextRenderTests.ink(Self.row("a", headless)).map(\.x).max()) + 2
+        func words(_ image: Image) -> Set<Int> {
+            Set(TextRenderTests.ink(image).filter { $0.x > letterEnd }.map { $0.y * 10_000 + $0.x })
+        }
+        #expect(words(plain).count > 100)
+        #expect(words(marked) == words(plain), "\(words(marked).subtracting(words(plain)).count) pixels differ")
+        // The letter's ink is all there; the marks add theirs above it, within the row.
+        let letter = Set(TextRenderTests.ink(plain).filter { $0.x < letterEnd }.map { $0.y * 10_000 + $0.x })
+        let markedInk = TextRenderTests.ink(marked)
+        #expect(letter.isSubset(of: Set(markedInk.map { $0.y * 10_000 + $0.x })))
+        #expect(markedInk.filter { $0.x < letterEnd }.count > letter.count, "no mark drawn")
+    }
+
     @Test func aWordBehindAThousandZeroWidthSpacesIsDrawn() throws {
         let headless = try Headless()
         let plain = Self.row("Hello", headless)

@@ -8,15 +8,15 @@
 /// - invalid UTF-8 and NUL (which C strings, and so the text renderer, stop at) show as
 ///   U+FFFD;
 /// - a character keeps at most `maxMarks` combining marks (Vietnamese stacks two;
-///   "Zalgo" text has hundreds, which no row can show). Three, because the text layer
-///   moves a line whose cluster is taller than four acute accents down and clips it
-///   (measured: the letter's own pixels drawn 31/58 with four, 12/58 with eight);
+///   "Zalgo" text has hundreds, which no row can show). Eight stacked acute accents
+///   already reach past a row's top, where the text layer cuts them (`LineRasterizer`
+///   keeps the baseline where it is); the bound keeps shaping a cluster cheap;
 /// - a run of default-ignorable characters (zero-width space, joiners, variation
 ///   selectors, tags…) keeps at most `maxIgnorables`: emoji sequences use them one at a
 ///   time, and 1000 zero-width spaces before a word hid the word behind an ellipsis.
 public enum RowText {
     public static let maxBytes = 4096
-    public static let maxMarks = 3
+    public static let maxMarks = 8
     public static let maxIgnorables = 2
 
     public static func make(_ bytes: some Collection<UInt8>) -> String {

@@ -132,9 +132,37 @@ final class LineRasterizer {
         }
         defer { SDL_FreeSurface(glyphs) }
         SDL_SetSurfaceBlendMode(glyphs, SDL_BLENDMODE_BLEND)
-        var target = SDL_Rect(x: x, y: baseline - Int32((Double(font.ascent) * font.scale).rounded()),
-                              w: glyphs.pointee.w, h: glyphs.pointee.h)
+        let top = baseline - Int32((Double(font.ascent) * font.scale).rounded()) - rise(of: run, font: font)
+        var target = SDL_Rect(x: x, y: top, w: glyphs.pointee.w, h: glyphs.pointee.h)
         SDL_UpperBlit(glyphs, nil, line, &target)
+    }
+
+    /// How far SDL_ttf moved the run's baseline down in its surface: when a glyph reaches
+    /// above the font's ascent (a stack of combining marks), the surface grows upward by
+    /// that much and everything in it sits lower. Blitting it at the ascent then drew the
+    /// whole row's text shifted down and cut at the bottom (3 px for a letter with three
+    /// acute accents, more with more). The rise is the run's height less its height
+    /// without the marks that stack above (those below a letter only grow the surface
+    /// downward); the marks that do not fit the line are cut at its top instead.
+    private func rise(of run: TextRun, font: FontFaces.Font) -> Int32 {
+        guard run.text.unicodeScalars.contains(where: Self.stacksAbove) else { return 0 }
+        var w: Int32 = 0, tall: Int32 = 0, plain: Int32 = 0
+        guard TTF_SizeUTF8(font.handle, run.text, &w, &tall) == 0 else { return 0 }
+        let base = String(String.UnicodeScalarView(run.text.unicodeScalars.filter { !Self.stacksAbove($0) }))
+        if base.isEmpty || TTF_SizeUTF8(font.handle, base, &w, &plain) != 0 { plain = TTF_FontHeight(font.handle) }
+        return Int32((Double(max(0, tall - plain)) * font.scale).rounded())
+    }
+
+    /// A mark that is not placed below its letter (nor overlaid on it).
+    private static func stacksAbove(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value >= 0x300 else { return false }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark:
+            // Overlay (1), attached below (202), below left/right (218, 220, 222), double below (233).
+            return ![1, 202, 218, 220, 222, 233].contains(scalar.properties.canonicalCombiningClass.rawValue)
+        default:
+            return false
+        }
     }
 
     /// A bitmap font's glyphs (colour emoji at 109 px) shrunk to the line: halved while
