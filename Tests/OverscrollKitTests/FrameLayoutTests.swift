@@ -62,15 +62,50 @@ import Testing
         #expect(long.width == 960 - 32 && long.top + long.height == row.separator)
     }
 
-    @Test(arguments: [1.0, 2.0])
-    func theBannerIsInsetTwelvePointsFortyTallItsTextCentredInside(scale: Double) throws {
-        let banner = try #require(FrameLayout(Self.scene(), scale: scale).banner)
-        #expect(banner.box == FillRect(x: 12 * scale, y: 12 * scale, w: (480 - 24) * scale, h: 40 * scale))
-        #expect(banner.textWidth == (480 - 24 - 16) * scale && banner.boxOpacity == 0.95)
-        let short = banner.textOrigin(labelWidth: Int32(100 * scale), labelHeight: Int32(20 * scale))
-        #expect(short.x == 190 * scale && short.y == 22 * scale)
-        // A message as wide as it may be starts at the padding, not at the box's edge.
-        #expect(banner.textOrigin(labelWidth: Int32(470 * scale), labelHeight: 0).x == 20 * scale)
+    /// Lines broken by a measure of 9 px a character at 1x (18 at 2x), 20 pt tall.
+    static func wrap(_ message: String, _ width: Double, _ scale: Double) -> BannerText {
+        BannerText(lines: LineBreaker.lines(of: message, width: width, maxLines: BannerLayout.maxLines) { Double($0.count) * 9 * scale },
+                   lineHeight: Int32(20 * scale))
+    }
+
+    @Test(arguments: [1.0, 2.0], [480.0, 320.0])
+    func theBannerIsAnOpaqueRoundedBoxAsTallAsItsLines(scale: Double, width: Double) throws {
+        var scene = Self.scene()
+        scene.width = width
+        scene.banner = BannerScene(message: ListStrings().refreshFailed.replacing("{time}", with: "12:04"), opacity: 1)
+        var layout = FrameLayout()
+        layout.update(scene, scale: scale, wrap: Self.wrap)
+        let banner = try #require(layout.banner)
+        let s = Int32(scale)
+        // 12 pt from the window's edges, 10 pt of padding around its lines.
+        #expect(banner.box.x == 12 * s && banner.box.y == 12 * s && banner.box.w == Int32(width * scale) - 24 * s)
+        #expect(banner.textWidth == Double(banner.box.w - 20 * s))
+        #expect(banner.box.h == 20 * s + Int32(banner.lines.count) * 20 * s)
+        // The sentence takes two lines at 480 pt and three at 320; every line fits.
+        #expect(banner.lines.count == (width == 480 ? 2 : 3), "\(banner.lines)")
+        #expect(banner.lines.joined(separator: " ") == scene.banner!.message)
+        #expect(banner.lines.allSatisfy { Double($0.count) * 9 * scale <= banner.textWidth })
+        #expect(banner.opacity == 1)
+        // Opaque and rounded: the fills cover the box once, less its corners.
+        let covered = banner.fills.reduce(0.0) { $0 + $1.w * $1.h }
+        let area = Double(banner.box.w * banner.box.h), r = 10 * scale
+        #expect(abs(covered - (area - (4 - Double.pi) * r * r)) < 4 * r, "covered \(covered) of \(area)")
+        #expect(banner.fills.allSatisfy { $0.x >= Double(banner.box.x) && $0.x + $0.w <= Double(banner.box.x + banner.box.w) })
+        let topRow = try #require(banner.fills.first { $0.y == Double(banner.box.y) })
+        #expect(topRow.x >= Double(banner.box.x) + 3 * scale, "the top row starts \(topRow.x - Double(banner.box.x)) px in")
+        // Each line centred on the window, never nearer the box's edge than the padding.
+        let line = banner.lineOrigin(1, labelWidth: Int32(100 * scale))
+        #expect(line.x == Int32(((width - 100) * scale / 2).rounded()) && line.y == banner.box.y + 10 * s + 20 * s)
+        #expect(banner.lineOrigin(0, labelWidth: Int32(width * scale)).x == banner.box.x + 10 * s)
+        #expect(layout.overlayRect(.banner) == banner.box)
+    }
+
+    @Test func lineBreakingKeepsWordsWholeAndEllipsizesWhatDoesNotFit() {
+        let measure: (String) -> Double = { Double($0.count) }
+        #expect(LineBreaker.lines(of: "aa bb cc", width: 5, maxLines: 3, measure: measure) == ["aa bb", "cc"])
+        #expect(LineBreaker.lines(of: "aa bb cc dd ee ff", width: 5, maxLines: 2, measure: measure) == ["aa bb", "cc d…"])
+        #expect(LineBreaker.lines(of: "abcdefgh ij", width: 5, maxLines: 3, measure: measure) == ["abcd…", "ij"])
+        #expect(LineBreaker.lines(of: "  ", width: 5, maxLines: 3, measure: measure) == [])
     }
 
     @Test(arguments: [1.0, 2.0])

@@ -34,6 +34,8 @@ extension SDLSuite { @Suite struct PathAgreementTests {
         // Each scene shows what it is named for.
         #expect(flashed.flash > 0 && flashed.indicator != nil && flashed.scrollBar != nil)
         #expect(failed.banner != nil && failed.banner!.opacity == 1 && failed.flash == 0)
+        headless.painter.draw(failed)
+        #expect(headless.painter.frame.banner?.lines.count == 2)
         #expect(withHUD.hud.map { $0.samples.count > 50 } == true && withHUD.scrollBar != nil)
         #expect(Scene(model: scrolled).scrollBar != nil)
         for (name, scene) in scenes {
@@ -70,7 +72,7 @@ extension SDLSuite { @Suite struct PathAgreementTests {
         [0, 8, 16].map { abs(Int((a >> $0) & 0xFF) - Int((b >> $0) & 0xFF)) }.max()!
     }
 
-    /// A model whose refresh failed a moment ago: the error banner shows, fully opaque.
+    /// A model whose refresh failed a moment ago: the banner shows, fully opaque, on two lines.
     private func failedRefreshModel() throws -> OverscrollModel {
         var model = pullUntilCrossing()
         let t = model.now
@@ -78,6 +80,8 @@ extension SDLSuite { @Suite struct PathAgreementTests {
         let request = try #require(model.refreshRequest)
         let failure = RefreshResult.failure("server unreachable: a long message, cut with an ellipsis to the banner's width")
         model.step([TimedInput(time: t + 1, event: .refreshCompleted(generation: request.generation, result: failure))], to: t + 1.1)
+        // The banner shows once the spinner has scaled out.
+        model.step([], to: t + 1.5)
         return model
     }
 

@@ -5,9 +5,10 @@
 /// blends where it says. Pure and without SDL, so it is tested like the model.
 ///
 /// Updated in place each frame (`update`), reusing its storage: a frame allocates nothing.
-/// What depends on a text's rasterized size (a row's text, the status line, the banner's
-/// message) is a function of that size (`RowBand.place`, `StatusLayout.rect`,
-/// `BannerLayout.textOrigin`).
+/// What depends on a text's rasterized size (a row's text, the status line, a banner
+/// line) is a function of that size (`RowBand.place`, `StatusLayout.rect`,
+/// `BannerLayout.lineOrigin`); the banner's lines come from the rasterizing side (`wrap`).
+/// The banner is in `BannerLayout.swift`, the graph in `HUDLayout.swift`.
 public struct FrameLayout: Sendable {
     /// Pixels per point.
     public private(set) var scale = 1.0
@@ -49,8 +50,20 @@ public struct FrameLayout: Sendable {
         update(scene, scale: scale)
     }
 
-    /// Lays `scene` out at `scale` pixels per point, reusing this layout's storage.
+    /// Lays `scene` out at `scale` pixels per point, reusing this layout's storage; the
+    /// banner's message on one line of `BannerLayout.lineHeight` points (what a drawing
+    /// side that rasterizes text passes as `wrap` instead).
     public mutating func update(_ scene: Scene, scale s: Double) {
+        update(scene, scale: s) { message, _, scale in
+            BannerText(lines: [message], lineHeight: Int32((BannerLayout.lineHeight * scale).rounded()))
+        }
+    }
+
+    /// Lays `scene` out, the banner's message broken into lines by `wrap`, which is given
+    /// the message, the width its lines may take in pixels and the scale (and should keep
+    /// what it worked out: it is asked every frame the banner shows).
+    public mutating func update(_ scene: Scene, scale s: Double,
+                                wrap: (_ message: String, _ width: Double, _ scale: Double) -> BannerText) {
         scale = s
         exactWidth = scene.width * s
         exactHeight = scene.height * s
@@ -73,7 +86,7 @@ public struct FrameLayout: Sendable {
         status = scene.status.flatMap { $0.opacity > 0 ? StatusLayout($0, scale: s, exactWidth: exactWidth, listTop: listTop) : nil }
         indicator = scene.indicator.map { IndicatorLayout($0, centerX: exactWidth / 2, scale: s) }
         updateScrollBar(scene.scrollBar)
-        banner = scene.banner.map { BannerLayout($0, scale: s, exactWidth: exactWidth) }
+        updateBanner(scene.banner, wrap: wrap)
         updateHUD(scene.hud, scene: scene)
     }
 
@@ -81,7 +94,7 @@ public struct FrameLayout: Sendable {
     public func overlayRect(_ part: SceneOverlays) -> PixelRect? {
         switch part {
         case .indicator: indicator?.bounds
-        case .banner: banner.map { PixelRect.around(x: $0.box.x, y: $0.box.y, w: $0.box.w, h: $0.box.h) }
+        case .banner: banner?.box
         case .scrollBar: scrollBar?.bounds
         case .hud: hud.map { PixelRect.around(x: $0.panel.x, y: $0.panel.y, w: $0.panel.w, h: $0.panel.h) }
         default: nil
@@ -97,6 +110,14 @@ public struct FrameLayout: Sendable {
         scrollBar = nil      // keep `layout.fills` uniquely referenced while it is refilled
         layout.update(bar, scale: scale)
         scrollBar = layout
+    }
+
+    private mutating func updateBanner(_ scene: BannerScene?, wrap: (String, Double, Double) -> BannerText) {
+        guard let scene else { banner = nil; return }
+        var layout = banner ?? BannerLayout()
+        banner = nil         // as for the scroll bar
+        layout.update(scene, scale: scale, exactWidth: exactWidth, wrap: wrap)
+        banner = layout
     }
 
     private mutating func updateHUD(_ graph: HUDScene?, scene: Scene) {
@@ -271,90 +292,5 @@ public struct ScrollBarLayout: Sendable, Equatable {
             fills.append(FillRect(x: x + inset, y: y + Double(i), w: w - 2 * inset, h: 1))
             fills.append(FillRect(x: x + inset, y: y + h - Double(i) - 1, w: w - 2 * inset, h: 1))
         }
-    }
-}
-
-/// The error banner near the top: a box inset from the window's edges, its message cut to
-/// fit and centred in it.
-public struct BannerLayout: Sendable, Equatable {
-    public static let margin = 12.0, height = 40.0, padding = 8.0
-
-    public var message: String
-    public var opacity: Double
-    /// The box, blended at `boxOpacity`.
-    public var box: FillRect
-    public var boxOpacity: Double
-    /// How wide the message may be, in pixels.
-    public var textWidth: Double
-    private var minimumLeft: Double
-    private var exactWidth: Double
-
-    init(_ banner: BannerScene, scale s: Double, exactWidth: Double) {
-        let margin = Self.margin * s, h = Self.height * s
-        message = banner.message
-        opacity = banner.opacity
-        box = FillRect(x: margin, y: margin, w: exactWidth - 2 * margin, h: h)
-        boxOpacity = 0.95 * banner.opacity
-        textWidth = exactWidth - 2 * margin - 2 * Self.padding * s
-        minimumLeft = margin + Self.padding * s
-        self.exactWidth = exactWidth
-    }
-
-    /// Where a message `labelWidth` × `labelHeight` pixels goes: centred, but not closer
-    /// to the box's edge than its padding.
-    public func textOrigin(labelWidth: Int32, labelHeight: Int32) -> (x: Double, y: Double) {
-        (max(minimumLeft, (exactWidth - Double(labelWidth)) / 2), box.y + (box.h - Double(labelHeight)) / 2)
-    }
-}
-
-/// The frame-time graph at the bottom right, away from the refresh indicator and the
-/// error banner: the last ~2 s of present-to-present intervals as bars, CPU time over
-/// them, and the budget line at the measured refresh period, 0…50 ms as MangoHud's graph.
-public struct HUDLayout: Sendable, Equatable {
-    public static let scaleMilliseconds = 50.0
-
-    public private(set) var panel = FillRect(x: 0, y: 0, w: 0, h: 0)
-    public private(set) var intervalBars: [FillRect] = []
-    public private(set) var jankBars: [FillRect] = []
-    public private(set) var cpuBars: [FillRect] = []
-    public private(set) var budgetLine = FillRect(x: 0, y: 0, w: 0, h: 0)
-    /// The label's text and its top-left corner.
-    public private(set) var label = ""
-    public private(set) var labelOrigin = (x: 0.0, y: 0.0)
-    private var labelFor: (jank: Int, period: Double)?
-
-    init() {}
-
-    mutating func update(_ graph: HUDScene, scale s: Double, width: Double, height: Double) {
-        let w = min(width - 16, 240) * s, h = 96 * s
-        panel = FillRect(x: width * s - w - 8 * s, y: height * s - h - 8 * s, w: w, h: h)
-        let graphTop = panel.y + 24 * s, graphH = panel.h - 30 * s
-        let maxMs = Self.scaleMilliseconds
-        let barW = panel.w / Double(max(1, graph.capacity))
-        intervalBars.removeAll(keepingCapacity: true)
-        cpuBars.removeAll(keepingCapacity: true)
-        jankBars.removeAll(keepingCapacity: true)
-        for (i, sample) in graph.samples.enumerated() {
-            let x = panel.x + Double(i) * barW
-            let hi = min(1, sample.interval * 1000 / maxMs) * graphH
-            let hc = min(1, sample.cpu * 1000 / maxMs) * graphH
-            let bar = FillRect(x: x, y: graphTop + graphH - hi, w: max(1, barW), h: hi)
-            if sample.janky { jankBars.append(bar) } else { intervalBars.append(bar) }
-            cpuBars.append(FillRect(x: x, y: graphTop + graphH - hc, w: max(1, barW), h: hc))
-        }
-        let budgetY = graphTop + graphH - min(1, graph.refreshPeriod * 1000 / maxMs) * graphH
-        budgetLine = FillRect(x: panel.x, y: budgetY, w: panel.w, h: max(1, s))
-        if labelFor == nil || labelFor! != (graph.jankyFrames, graph.refreshPeriod) {
-            // Made again only when what it says changes: not a per-frame allocation.
-            labelFor = (graph.jankyFrames, graph.refreshPeriod)
-            let budget = (graph.refreshPeriod * 10000).rounded() / 10
-            label = "budget \(budget) ms · janky \(graph.jankyFrames)"
-        }
-        labelOrigin = (panel.x + 8 * s, panel.y + 2 * s)
-    }
-
-    public static func == (a: HUDLayout, b: HUDLayout) -> Bool {
-        a.panel == b.panel && a.intervalBars == b.intervalBars && a.jankBars == b.jankBars && a.cpuBars == b.cpuBars
-            && a.budgetLine == b.budgetLine && a.label == b.label && a.labelOrigin == b.labelOrigin
     }
 }

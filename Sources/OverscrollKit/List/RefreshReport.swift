@@ -7,7 +7,7 @@ public struct RefreshReport: Sendable, Equatable {
     public enum Ending: Sendable, Equatable {
         /// The work brought this many rows.
         case success(rows: Int)
-        /// The work failed with this message (the banner's).
+        /// The work failed with this message (for the log; the banner says it in words for people).
         case failure(String)
         /// The model's watchdog gave up after this many seconds.
         case timedOut(after: Double)

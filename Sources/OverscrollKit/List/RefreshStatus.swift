@@ -4,7 +4,10 @@ public struct ListStrings: Sendable, Equatable {
     public var pullToRefresh = "Pull to refresh · updated {time}"
     public var releaseToRefresh = "Release to refresh"
     public var refreshing = "Refreshing…"
-    public var updated = "Updated {time}"
+    /// The banner after a failed refresh: what happened, that the rows shown are kept and
+    /// how old they are, and what to do. The reason (a command's exit status, a timeout) is
+    /// for the operator: it goes to the log, not to the screen.
+    public var refreshFailed = "Couldn't refresh — showing rows from {time}. Pull to try again."
 
     public init() {}
 
@@ -51,14 +54,14 @@ public struct RefreshStatus: Sendable {
     /// The lines with the time filled in, made when it changes, so drawing a frame
     /// copies a string and formats nothing.
     public private(set) var pullLine: String
-    public private(set) var updatedLine: String
+    public private(set) var failedLine: String
 
     public init(strings: ListStrings = .english, clock: WallClock = .replay, launchedAt: Double = 0) {
         self.strings = strings
         self.clock = clock
         updatedAt = launchedAt
         pullLine = ""
-        updatedLine = ""
+        failedLine = ""
         fill()
     }
 
@@ -82,6 +85,6 @@ public struct RefreshStatus: Sendable {
     private mutating func fill() {
         let time = clock.clockTime(at: updatedAt)
         pullLine = strings.pullToRefresh.replacing("{time}", with: time)
-        updatedLine = strings.updated.replacing("{time}", with: time)
+        failedLine = strings.refreshFailed.replacing("{time}", with: time)
     }
 }

@@ -21,8 +21,9 @@ public struct OverscrollModel: Sendable {
         /// allows no more than three flashes a second; one is well inside it). The tick still
         /// sounds on every crossing.
         public var flashInterval: Double = 1
-        /// How long a refresh error stays on screen.
-        public var bannerDuration: Double = 2.5
+        /// How long a refresh error stays on screen: its twelve words read at a glance's
+        /// pace (about 4 words a second) with time to spare (it was 2.5 s, gone mid-sentence).
+        public var bannerDuration: Double = 6
         /// What a successful refresh does with its rows.
         public var refreshMerge = RefreshMerge.insertAtTop
         /// The list never holds more rows than this (a kiosk refreshing for days must not
@@ -319,7 +320,9 @@ public struct OverscrollModel: Sendable {
             refreshTimer?.handle(.refreshEnded(at: t))
         case .showError(let message):
             events.insert(.refreshError)
-            banner = Banner(message: message, since: t)
+            // The screen says what it means for the person in front of it; `message` (the
+            // reason) stays in `lastRefresh`, which the log prints.
+            banner = Banner(message: status.failedLine, since: t)
             scroll.setTopInset(0, at: t)
             lastRefresh = RefreshReport(ending: watchdog ? .timedOut(after: refresh.configuration.timeout) : .failure(message),
                                         duration: t - refreshStartedAt, rows: rows.count)

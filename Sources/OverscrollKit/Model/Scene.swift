@@ -128,7 +128,9 @@ public struct Scene: Sendable, Equatable {
         status = Self.status(model)
         scrollBar = Self.scrollBar(model)
         banner = nil
-        if let b = model.banner {
+        // Never over the spinner's disc: the banner waits for it to scale out, and a new
+        // pull (which the banner asks for) puts it away.
+        if let b = model.banner, indicator == nil {
             let left = model.configuration.bannerDuration - (model.now - b.since)
             banner = BannerScene(message: b.message, opacity: min(1, max(0, left / 0.3)))
         }

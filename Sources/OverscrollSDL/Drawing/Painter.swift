@@ -15,6 +15,7 @@ public final class Painter {
     private let display: Display
     public let text: TextCache
     private let rowImages: RowImages
+    private let bannerLines: BannerLines
     private let renderer: RendererBackend
     /// The CPU path's backend; nil on the GPU path.
     private let surface: SurfaceBackend?
@@ -23,7 +24,8 @@ public final class Painter {
     public private(set) var damage: [SDL_Rect] = []
     private var screen = Screen.unknown
     /// This frame laid out, and the last one when only overlays changed.
-    private var frame = FrameLayout(), previousFrame = FrameLayout()
+    private(set) var frame = FrameLayout()
+    private var previousFrame = FrameLayout()
     /// The backend that drew the last frame: it presents it.
     private var drawnBy: (any DrawingBackend)?
 
@@ -42,6 +44,7 @@ public final class Painter {
         self.text = text
         self.scale = scale
         rowImages = RowImages(display: display, text: text)
+        bannerLines = BannerLines(text: text)
         renderer = RendererBackend(display: display, text: text, rowImages: rowImages)
         surface = display.path == .cpu ? SurfaceBackend(display: display, rowImages: rowImages, overlays: renderer) : nil
         damage.reserveCapacity(8)
@@ -77,7 +80,7 @@ public final class Painter {
     }
 
     private func paint(_ scene: Scene, since previous: Scene?, by backend: any DrawingBackend) -> Painted {
-        frame.update(scene, scale: scale)
+        frame.update(scene, scale: scale) { bannerLines.wrap($0, width: $1, scale: $2) }
         var change = screen == .unknown || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
         if change != .none, !backend.canAmend(screen) { change = .full }
         damage.removeAll(keepingCapacity: true)
@@ -91,7 +94,7 @@ public final class Painter {
             rowImages.beginFrame(scale: scale, width: frame.width, visible: frame.rows.count)
         case .overlays:
             if let previous {
-                previousFrame.update(previous, scale: scale)
+                previousFrame.update(previous, scale: scale) { bannerLines.wrap($0, width: $1, scale: $2) }
                 before = previousFrame
             }
         }

@@ -19,8 +19,6 @@ final class RendererBackend: DrawingBackend {
     private let hud = HUDPainter()
     /// This frame's row images, in the order of its rows (`drawList`).
     private var rowImage: [RowImage?] = []
-    /// The banner's message cut to fit, worked out once per message and width.
-    private var bannerFit: (message: String, width: Double, text: String)?
 
     init(display: Display, text: TextCache, rowImages: RowImages) {
         self.display = display
@@ -147,38 +145,20 @@ final class RendererBackend: DrawingBackend {
         if let graph = frame.hud { drawHUD(graph) }
     }
 
-    /// The error banner: its box, and its message cut to fit.
+    /// The refresh-failed banner: its rounded box, then its lines (`BannerLayout`), both
+    /// at the banner's opacity. The surface backend has it drawn here too, so the two agree.
     func drawBanner(_ banner: BannerLayout) {
-        fill(banner.box, Palette.errorBanner, alpha: banner.boxOpacity)
-        if let label = text.label(fitted(banner.message, width: banner.textWidth)) {
-            let at = banner.textOrigin(labelWidth: label.width, labelHeight: label.height)
-            blit(label, x: at.x, y: at.y, color: Palette.flash, alpha: banner.opacity)
+        for part in banner.fills { fill(part, Palette.errorBanner, alpha: banner.opacity) }
+        for index in banner.lines.indices {
+            guard let label = text.label(banner.lines[index]) else { continue }
+            let at = banner.lineOrigin(index, labelWidth: label.width)
+            blit(label, x: Double(at.x), y: Double(at.y), color: Palette.flash, alpha: banner.opacity)
         }
     }
 
     /// The frame-time graph.
     func drawHUD(_ graph: HUDLayout) {
         hud.draw(graph, text: text, renderer: renderer)
-    }
-
-    /// `message`, cut with an ellipsis so it fits in `width` pixels. Rasterizes a few
-    /// candidates when a new message appears; afterwards it is a comparison per frame.
-    private func fitted(_ message: String, width: Double) -> String {
-        if let fit = bannerFit, fit.message == message, fit.width == width { return fit.text }
-        var result = message
-        if let full = text.label(message), Double(full.width) > width {
-            var characters = Array(message)
-            var low = 0, high = characters.count
-            while low < high {        // the longest prefix that fits, with "…"
-                let mid = (low + high + 1) / 2
-                let candidate = String(characters[..<mid]) + "…"
-                if let entry = text.label(candidate), Double(entry.width) <= width { low = mid } else { high = mid - 1 }
-            }
-            characters = Array(characters[..<low])
-            result = String(characters) + "…"
-        }
-        bannerFit = (message, width, result)
-        return result
     }
 
     // MARK: Primitives

@@ -1,0 +1,49 @@
+/// Breaks a message into lines no wider than a width, at spaces, by a measure of a line's
+/// width (the drawing side's rasterizer; a test's arithmetic). Pure, so a banner's lines are
+/// worked out the same way for every backend. Runs when a message or width is new, not
+/// per frame: the caller keeps what it returns.
+public enum LineBreaker {
+    /// At most `maxLines` lines; what does not fit in them ends the last line with "…", and
+    /// a word wider than the width alone is cut the same way.
+    public static func lines(of message: String, width: Double, maxLines: Int,
+                             measure: (String) -> Double) -> [String] {
+        let words = message.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var lines: [String] = []
+        var current = ""
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            let candidate = current.isEmpty ? word : current + " " + word
+            if measure(candidate) <= width || current.isEmpty {
+                current = candidate
+                index += 1
+                continue
+            }
+            lines.append(current)
+            current = ""
+            if lines.count == maxLines { break }
+        }
+        if !current.isEmpty && lines.count < maxLines { lines.append(current) }
+        guard !lines.isEmpty else { return [] }
+        let cutShort = index < words.count
+        let last = lines.count - 1
+        if cutShort || measure(lines[last]) > width {
+            lines[last] = ellipsized(lines[last], width: width, measure: measure)
+        }
+        for i in 0..<last where measure(lines[i]) > width {
+            lines[i] = ellipsized(lines[i], width: width, measure: measure)
+        }
+        return lines
+    }
+
+    /// The longest prefix of `line` that fits with "…" after it.
+    static func ellipsized(_ line: String, width: Double, measure: (String) -> Double) -> String {
+        let characters = Array(line)
+        var low = 0, high = characters.count
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if measure(String(characters[..<mid]) + "…") <= width { low = mid } else { high = mid - 1 }
+        }
+        return String(characters[..<low]) + "…"
+    }
+}
