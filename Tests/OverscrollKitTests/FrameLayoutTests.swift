@@ -143,17 +143,78 @@ import Testing
         #expect(bar.fills[1].w < bar.fills[0].w)          // the ends are narrower than the body
     }
 
-    @Test(arguments: [1.0, 2.0])
-    func theGraphSitsEightPointsFromTheBottomRightWithABarPerSample(scale: Double) throws {
-        let layout = FrameLayout(Self.scene(), scale: scale)
+    /// Two seconds of 60 Hz frames, three of them janky 40 ms ones, CPU 3 ms (12 ms on one).
+    static func graph(time: Double = 0, idle: Bool = false) -> HUDScene {
+        var hud = HUDScene()
+        hud.capacity = 120
+        hud.samples = (0..<120).map {
+            let slow = $0 == 30 || $0 == 70 || $0 == 110
+            return FrameProfiler.HUDSample(interval: slow ? 0.040 : 1.0 / 60, cpu: $0 == 110 ? 0.012 : 0.003, janky: slow, state: .idle)
+        }
+        hud.idle = idle
+        hud.time = time
+        return hud
+    }
+
+    @Test(arguments: [1.0, 2.0], [480.0, 320.0])
+    func theHUDSaysFpsFrameTimesAndJankOverTwoSecondsAndFits320Points(scale: Double, width: Double) throws {
+        var scene = Self.scene()
+        scene.width = width
+        scene.hud = Self.graph()
+        let layout = FrameLayout(scene, scale: scale)
         let hud = try #require(layout.hud)
-        #expect(hud.panel == FillRect(x: (480 - 240 - 8) * scale, y: (800 - 96 - 8) * scale, w: 240 * scale, h: 96 * scale))
-        #expect(hud.intervalBars.count == 54 && hud.jankBars.count == 6 && hud.cpuBars.count == 60)
-        // 50 ms is the graph's full height: a 40 ms frame's bar is four fifths of it.
-        let graphHeight = (96 - 30) * scale
-        #expect(abs(hud.jankBars[0].h - 0.8 * graphHeight) < 1e-9)
-        #expect(hud.label == "budget 16.7 ms · janky 0" && hud.labelOrigin.x == hud.panel.x + 8 * scale)
+        // 304 pt wide (at 320 pt: 8 pt either side), 168 tall, 8 pt from the bottom right.
+        #expect(hud.panel == FillRect(x: (width - 304 - 8) * scale, y: (800 - 168 - 8) * scale, w: 304 * scale, h: 168 * scale))
+        #expect(hud.panel.x >= 8 * scale - 1e-9)
+        // 58 frames make the newest second (1.013 s): 57 fps. The last frame 16.7 ms; the
+        // 119th of 120 intervals is a 40 ms one; three janky in the graph's two seconds.
+        #expect(hud.lines.0 == "57 fps · last 16.7 ms")
+        #expect(hud.lines.1 == "last 2 s: p99 40.0 ms")
+        #expect(hud.lines.2 == "janky 3 in last 2 s")
+        #expect(hud.budgetLabel == "16.7")
+        // CPU on its own scale: 20 ms, the round figure above the largest (12 ms).
+        #expect(hud.cpuScaleLabel == "20 ms" && hud.cpuLabel == "cpu")
+        let cpuStrip = (40.0 - 4) * scale
+        #expect(abs(hud.cpuBars[0].h - 3.0 / 20 * cpuStrip) < 1e-9 && abs(hud.cpuBars[110].h - 12.0 / 20 * cpuStrip) < 1e-9)
+        #expect(hud.intervalBars.count == 117 && hud.jankBars.count == 3)
+        // 50 ms is the interval graph's full height: a 40 ms bar is four fifths of it, and
+        // the budget line lies at 16.7 ms, its label in the column right of the bars.
+        #expect(abs(hud.jankBars[0].h - 0.8 * 48 * scale) < 1e-9)
+        let graphBottom = hud.jankBars[0].y + hud.jankBars[0].h
+        #expect(abs(graphBottom - hud.budgetLine.y - (1.0 / 60 * 1000 / 50) * 48 * scale) < 1e-9)
+        let label = hud.budgetLabelOrigin(labelHeight: Int32(20 * scale))
+        #expect(label.x >= hud.budgetLine.x + hud.budgetLine.w && label.x + 44 * scale <= hud.panel.x + hud.panel.w)
+        #expect(abs(label.y + 10 * scale - hud.budgetLine.y) < 1e-9)
+        // The figures' lines above the graph, inside the panel.
+        #expect(hud.lineOrigin(0).y == hud.panel.y + 6 * scale && hud.lineOrigin(2).y + 20 * scale <= hud.jankBars[0].y)
         #expect(layout.overlayRect(.hud) == PixelRect.around(x: hud.panel.x, y: hud.panel.y, w: hud.panel.w, h: hud.panel.h))
+    }
+
+    @Test func theWordsChangeAtMostTwiceASecondButIdleAtOnce() throws {
+        var scene = Self.scene()
+        scene.hud = Self.graph(time: 10)
+        var layout = FrameLayout(scene, scale: 1)
+        #expect(layout.hud?.lines.0 == "57 fps · last 16.7 ms")
+        // A slower last frame 0.2 s later: the words stay; 0.5 s after they were made, they change.
+        var later = Self.graph(time: 10.2)
+        later.samples[119].interval = 0.025
+        scene.hud = later
+        layout.update(scene, scale: 1)
+        #expect(layout.hud?.lines.0 == "57 fps · last 16.7 ms")
+        later.time = 10.5
+        scene.hud = later
+        layout.update(scene, scale: 1)
+        #expect(layout.hud?.lines.0.hasSuffix("last 25.0 ms") == true)
+        // The loop about to sleep: "idle" at once.
+        later.time = 10.6
+        later.idle = true
+        scene.hud = later
+        layout.update(scene, scale: 1)
+        #expect(layout.hud?.lines.0 == "idle · last 25.0 ms")
+    }
+
+    @Test func theCPUScaleIsARoundFigure() {
+        #expect([0.0, 0.3, 0.5, 0.7, 1, 1.5, 3, 5, 7, 12, 20, 49].map(HUDLayout.roundUp) == [0.5, 0.5, 0.5, 1, 1, 2, 5, 5, 10, 20, 20, 50])
     }
 
     @Test func theStatusLineIsCutOffWhereTheListBegins() throws {

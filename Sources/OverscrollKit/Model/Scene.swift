@@ -63,6 +63,10 @@ public struct HUDScene: Sendable, Equatable {
     public var capacity = 0
     public var refreshPeriod = 1.0 / 60
     public var jankyFrames = 0
+    /// Whether the loop sleeps after this frame (nothing moves): the HUD says "idle".
+    public var idle = false
+    /// When the frame is, in seconds (the HUD's words change at most twice a second).
+    public var time = 0.0
 
     public init() {}
 }
@@ -138,13 +142,15 @@ public struct Scene: Sendable, Equatable {
 
     /// Shows the frame-time graph with the profiler's latest samples (copied into storage
     /// the scene keeps, so this allocates nothing once the graph has been shown).
-    public mutating func showHUD(_ profiler: FrameProfiler) {
+    public mutating func showHUD(_ profiler: FrameProfiler, idle: Bool = false, at time: Double = 0) {
         var graph = hud ?? HUDScene()
         hud = nil    // keep `graph.samples` uniquely referenced while it is refilled
         profiler.copyHUDSamples(into: &graph.samples)
         graph.capacity = profiler.hudCapacity
         graph.refreshPeriod = profiler.refreshPeriod
         graph.jankyFrames = profiler.overall.jankyFrames
+        graph.idle = idle
+        graph.time = time
         hud = graph
     }
 

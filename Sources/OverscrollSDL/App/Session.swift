@@ -170,7 +170,13 @@ final class Session {
         swap(&scene, &previous)
         let flash = settings.flash
         Self.inPlace(&model) { scene.update(model: $0, flashEnabled: flash) }
-        if hudVisible { scene.showHUD(profiler) } else { scene.hideHUD() }
+        if hudVisible {
+            // Settled: nothing moves, and the loop sleeps after this frame until input.
+            let idle = Self.inPlace(&model) { $0.isSettled }
+            scene.showHUD(profiler, idle: idle, at: MonotonicClock.now())
+        } else {
+            scene.hideHUD()
+        }
         drawnFrames += 1
         guard settings.rotation != .none, let target = rotationTarget() else {
             return painter.draw(scene, since: drawnFrames > 1 ? previous : nil)

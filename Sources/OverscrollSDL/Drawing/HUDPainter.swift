@@ -1,8 +1,8 @@
 import CSDL
 import OverscrollKit
 
-/// The on-screen frame-time graph (F2, or a three-finger tap on a kiosk), drawn where
-/// its layout (`HUDLayout`) puts the panel, the bars, the budget line and the label. The
+/// The on-screen frame-time HUD (F2, or a three-finger tap on a kiosk), drawn where its
+/// layout (`HUDLayout`) puts the panel, the figures, the bars, the budget line and the labels. The
 /// bars go to SDL as arrays of rectangles kept here: they grow once to the graph's
 /// capacity, then drawing a frame allocates nothing.
 final class HUDPainter {
@@ -12,7 +12,7 @@ final class HUDPainter {
 
     func draw(_ graph: HUDLayout, text: TextCache, renderer: OpaquePointer) {
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
-        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 190)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 240)
         var panel = Self.rect(graph.panel)
         SDL_RenderFillRectF(renderer, &panel)
         Self.convert(graph.intervalBars, into: &intervalBars)
@@ -22,18 +22,38 @@ final class HUDPainter {
         SDL_RenderFillRectsF(renderer, intervalBars, Int32(intervalBars.count))
         SDL_SetRenderDrawColor(renderer, 0xFF, 0x6E, 0x40, 240)
         SDL_RenderFillRectsF(renderer, jankBars, Int32(jankBars.count))
-        SDL_SetRenderDrawColor(renderer, 0xB3, 0xE5, 0x7C, 230)
+        SDL_SetRenderDrawColor(renderer, Self.cpu.r, Self.cpu.g, Self.cpu.b, 230)
         SDL_RenderFillRectsF(renderer, cpuBars, Int32(cpuBars.count))
         // The budget: the measured refresh period.
         SDL_SetRenderDrawColor(renderer, 0xFF, 0xFF, 0xFF, 200)
         var line = Self.rect(graph.budgetLine)
         SDL_RenderFillRectF(renderer, &line)
-        if let entry = text.label(graph.label), let texture = entry.texture {
-            var dst = SDL_FRect(x: Float(graph.labelOrigin.x), y: Float(graph.labelOrigin.y), w: Float(entry.width), h: Float(entry.height))
-            SDL_SetTextureColorMod(texture, 255, 255, 255)
-            SDL_SetTextureAlphaMod(texture, 255)
-            SDL_RenderCopyF(renderer, texture, nil, &dst)
+        draw(graph.lines.0, at: graph.lineOrigin(0), text: text, renderer: renderer)
+        draw(graph.lines.1, at: graph.lineOrigin(1), text: text, renderer: renderer)
+        draw(graph.lines.2, at: graph.lineOrigin(2), text: text, renderer: renderer)
+        if let budget = text.label(graph.budgetLabel) {
+            draw(budget, at: graph.budgetLabelOrigin(labelHeight: budget.height), renderer: renderer)
         }
+        draw(graph.cpuLabel, at: graph.cpuLabelOrigin(0), text: text, renderer: renderer, color: Self.cpu)
+        draw(graph.cpuScaleLabel, at: graph.cpuLabelOrigin(1), text: text, renderer: renderer, color: Self.cpu)
+    }
+
+    /// The CPU bars' colour, and their labels'.
+    private static let cpu = SDL_Color(r: 0xB3, g: 0xE5, b: 0x7C, a: 0xFF)
+
+    private func draw(_ line: String, at origin: (x: Double, y: Double), text: TextCache, renderer: OpaquePointer,
+                      color: SDL_Color = Palette.flash) {
+        guard let entry = text.label(line) else { return }
+        draw(entry, at: origin, renderer: renderer, color: color)
+    }
+
+    private func draw(_ entry: TextCache.Entry, at origin: (x: Double, y: Double), renderer: OpaquePointer,
+                      color: SDL_Color = Palette.flash) {
+        guard let texture = entry.texture else { return }
+        var dst = SDL_FRect(x: Float(origin.x.rounded()), y: Float(origin.y.rounded()), w: Float(entry.width), h: Float(entry.height))
+        SDL_SetTextureColorMod(texture, color.r, color.g, color.b)
+        SDL_SetTextureAlphaMod(texture, 255)
+        SDL_RenderCopyF(renderer, texture, nil, &dst)
     }
 
     private static func rect(_ r: FillRect) -> SDL_FRect {
