@@ -15,7 +15,7 @@ extension ReportSummary {
             if group.frames > overall.frames { return "\(state): \(group.frames) frames, more than the run's \(overall.frames)" }
         }
         if traceFramesKept < 0 || traceFramesKept > overall.frames { return "trace_frames_kept \(traceFramesKept) is not within 0…\(overall.frames)" }
-        if csvRowsDropped < 0 || clampedValues < 0 { return "a negative count" }
+        if csvRowsDropped < 0 || clampedValues < 0 || logLinesDropped < 0 { return "a negative count" }
         return nil
     }
 }

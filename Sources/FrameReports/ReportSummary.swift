@@ -24,11 +24,14 @@ public struct ReportSummary: Sendable, Equatable {
     public var csvRowsDropped: Int
     /// Values outside the histograms' 0…60 s range, counted at the edge.
     public var clampedValues: Int
+    /// Log lines the run could not write to standard error (`LogWriter`): a gap in the
+    /// journal that the report still tells of.
+    public var logLinesDropped: Int
 
     public init(formatVersion: Int = ReportSummary.formatVersion, metadata: ReportMetadata,
                 definitions: [String: String] = ReportSummary.definitions, overall: GroupSummary,
                 states: [String: GroupSummary], traceFramesKept: Int, csvRowsDropped: Int,
-                clampedValues: Int) {
+                clampedValues: Int, logLinesDropped: Int = 0) {
         self.formatVersion = formatVersion
         self.metadata = metadata
         self.definitions = definitions
@@ -37,10 +40,12 @@ public struct ReportSummary: Sendable, Equatable {
         self.traceFramesKept = traceFramesKept
         self.csvRowsDropped = csvRowsDropped
         self.clampedValues = clampedValues
+        self.logLinesDropped = logLinesDropped
     }
 
     /// The summary of a profiled run.
-    public init(metadata: ReportMetadata, profiler: FrameProfiler, traceFramesKept: Int, csvRowsDropped: Int = 0) {
+    public init(metadata: ReportMetadata, profiler: FrameProfiler, traceFramesKept: Int, csvRowsDropped: Int = 0,
+                logLinesDropped: Int = 0) {
         var states: [String: GroupSummary] = [:]
         var clamped = 0
         for state in UIState.allCases {
@@ -52,7 +57,8 @@ public struct ReportSummary: Sendable, Equatable {
         var metadata = metadata
         metadata.refreshPeriodMs = profiler.refreshPeriod * 1000
         self.init(metadata: metadata, overall: GroupSummary(profiler.overall), states: states,
-                  traceFramesKept: traceFramesKept, csvRowsDropped: csvRowsDropped, clampedValues: clamped)
+                  traceFramesKept: traceFramesKept, csvRowsDropped: csvRowsDropped, clampedValues: clamped,
+                  logLinesDropped: logLinesDropped)
     }
 
     public func state(_ state: UIState) -> GroupSummary? { states[state.rawValue] }
@@ -174,6 +180,7 @@ extension ReportSummary: Codable {
         traceFramesKept = try c.decode(Int.self, forKey: SummaryKey("trace_frames_kept"))
         csvRowsDropped = try c.decodeIfPresent(Int.self, forKey: SummaryKey("csv_rows_dropped")) ?? 0
         clampedValues = try c.decodeIfPresent(Int.self, forKey: SummaryKey("clamped_values")) ?? 0
+        logLinesDropped = try c.decodeIfPresent(Int.self, forKey: SummaryKey("log_lines_dropped")) ?? 0
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -186,6 +193,7 @@ extension ReportSummary: Codable {
         try c.encode(traceFramesKept, forKey: SummaryKey("trace_frames_kept"))
         try c.encode(csvRowsDropped, forKey: SummaryKey("csv_rows_dropped"))
         try c.encode(clampedValues, forKey: SummaryKey("clamped_values"))
+        try c.encode(logLinesDropped, forKey: SummaryKey("log_lines_dropped"))
     }
 
     /// Pretty, key-sorted JSON: diffable between runs.

@@ -51,6 +51,7 @@ public enum ReportText {
             out += "\ntrace.json keeps the last \(s.traceFramesKept) of \(o.frames) frames\n"
         }
         if s.csvRowsDropped > 0 { out += "frames.csv is missing \(s.csvRowsDropped) rows (the disk fell behind or failed)\n" }
+        if s.logLinesDropped > 0 { out += "\(s.logLinesDropped) log lines could not be written (stderr closed, full or its reader gone)\n" }
         if s.clampedValues > 0 { out += "\(s.clampedValues) values beyond 60 s were counted as 60 s\n" }
         out += "\npercentiles: the nearest-rank value to 3 significant digits (at most 0.1 % above it), within [min, max]; min, max, mean exact; janky = at least one missed vsync\n"
         return out

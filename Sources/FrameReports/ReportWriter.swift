@@ -22,6 +22,8 @@ public final class ReportWriter {
     /// Settable until `finish`: a run opens its report before its display (so a bad
     /// directory fails first), then fills in the drivers and sizes.
     public var metadata: ReportMetadata
+    /// The log's count of lines it could not write, read as the summary is written.
+    public var logLinesDropped: @Sendable () -> Int = { 0 }
     private let sink: FrameStreamSink
     private var traceColumns = CSVRowBuffer(capacity: 512)
     private var timingColumns = CSVRowBuffer(capacity: 256)
@@ -144,7 +146,8 @@ public final class ReportWriter {
         if let firstError { throw firstError }
         attempt { () throws(ReportWriterError) in
             let summary = ReportSummary(metadata: metadata, profiler: profiler,
-                                        traceFramesKept: trace.count, csvRowsDropped: sink.droppedRows)
+                                        traceFramesKept: trace.count, csvRowsDropped: sink.droppedRows,
+                                        logLinesDropped: logLinesDropped())
             let json: Data
             do { json = try summary.jsonData() } catch {
                 throw ReportWriterError("cannot encode summary.json: \(error)")

@@ -75,14 +75,17 @@ import Glibc
         #expect(isWhole(report))
     }
 
-    /// The metrics count the log lines that could not be written: a refresh that fails
-    /// logs one line, which `2>/dev/full` loses; with a working stderr none is lost.
+    /// The metrics and the report count the log lines that could not be written: a refresh
+    /// that fails logs one line, which `2>/dev/full` loses; with a working stderr none is lost.
     @Test(arguments: [("2>/dev/full", 1), ("2>/dev/null", 0)])
     func theMetricsCountLogLinesThatCouldNotBeWritten(redirect: String, dropped: Int) throws {
-        let metrics = CLI.temporaryPath("overscroll.prom")
-        let r = try CLI.run(["/bin/sh", "-c", "exec \"$0\" replay \(Self.script) --refresh-command false --metrics \(metrics) \(redirect)",
+        let metrics = CLI.temporaryPath("overscroll.prom"), report = CLI.temporaryPath("report")
+        let r = try CLI.run(["/bin/sh", "-c", "exec \"$0\" replay \(Self.script) --refresh-command false --metrics \(metrics) --report \(report) \(redirect)",
                              CLI.executable], through: "/bin/sh")
         #expect(r.status == 0)
+        // The report's summary tells of the same gap.
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/summary.json"))) as? [String: Any]
+        #expect(summary?["log_lines_dropped"] as? Int == dropped)
         let text = try String(contentsOfFile: metrics, encoding: .utf8)
         let line = text.split(separator: "\n").first { $0.hasPrefix("overscroll_log_lines_dropped_total ") }
         #expect(line == "overscroll_log_lines_dropped_total \(dropped)")

@@ -49,7 +49,8 @@ public final class LiveApp {
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
         try FontCheck.verify(settings.fontPath)
-        let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live")
+        let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live",
+                                            logLinesDropped: options.logLinesDropped)
         let display: Display
         do { display = try SignalHandling.openingSDL { () throws(SDLError) in try Display(displayOptions) } } catch {
             report?.discard()

@@ -86,7 +86,8 @@ public final class ReplayRunner {
         let report: ReportWriter?
         do {
             report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion,
-                                            mode: "replay", fps: options.fps, script: options.scriptName)
+                                            mode: "replay", fps: options.fps, script: options.scriptName,
+                                            logLinesDropped: options.logLinesDropped)
         } catch {
             trace?.discard()
             throw error

@@ -5,13 +5,18 @@ import OverscrollKit
 /// fails before a window opens; then, once the display is up, its drivers and sizes.
 enum ReportOpening {
     static func open(in directory: String?, programVersion: String, mode: String,
-                     fps: Int? = nil, script: String? = nil) throws(LaunchError) -> ReportWriter? {
+                     fps: Int? = nil, script: String? = nil,
+                     logLinesDropped: @escaping @Sendable () -> Int = { 0 }) throws(LaunchError) -> ReportWriter? {
         guard let directory else { return nil }
         let provisional = ReportMetadata(
             programVersion: programVersion, videoDriver: "unknown", renderDriver: "unknown",
             windowPoints: .init(width: 0, height: 0), windowPixels: .init(width: 0, height: 0),
             refreshPeriodMs: 0, vsync: false, startTime: ReportMetadata.timestamp(), mode: mode, fps: fps, script: script)
-        do { return try ReportWriter(directory: directory, metadata: provisional) } catch {
+        do {
+            let report = try ReportWriter(directory: directory, metadata: provisional)
+            report.logLinesDropped = logLinesDropped
+            return report
+        } catch {
             throw .output(error.description)
         }
     }
