@@ -8,11 +8,14 @@ public enum FrameRowFormat {
         "missed_vsyncs", "janky", "over_budget", "dominant_phase", "ui_state",
     ]
 
-    /// The header line, newline included.
+    /// The header line, newline included: the trace's columns, its `state` named
+    /// `refresh_state` here, where `ui_state` stands beside it (the trace keeps `state`: the
+    /// motion reference and every earlier trace are compared by that name).
     public static let header: String = {
         var trace = TraceFormat.header
         if trace.hasSuffix("\n") { trace.removeLast() }
-        return trace + "," + timingColumns.joined(separator: ",") + "\n"
+        let columns = trace.split(separator: ",").map { $0 == "state" ? "refresh_state" : String($0) }
+        return (columns + timingColumns).joined(separator: ",") + "\n"
     }()
 
     /// Appends `,interval_ms,…,ui_state\n`: the part of a row after the trace columns.

@@ -73,6 +73,8 @@ public struct ReportSummary: Sendable, Equatable {
         "over_budget_frames": "frames whose cpu time exceeds the refresh period",
         "avg_fps": "frames / sum of intervals (time-weighted, as MangoHud)",
         "one_percent_low_fps": "1000 / p99 interval_ms",
+        "refresh_state": "frames.csv: the pull-to-refresh state after the frame: idle, pulling, armed, refreshing, finishing (the replay trace's state column)",
+        "ui_state": "frames.csv: what the list was doing in the frame, the key of the per-state figures: idle, dragging, overscrolled, momentum, refreshing",
     ]
 }
 

@@ -24,6 +24,9 @@ import ProfilerTestSupport
         // The definitions say how percentiles are made: nearest rank, to the histogram's resolution, within [min, max].
         #expect(loaded.definitions["percentiles"]?.contains("nearest-rank") == true)
         #expect(loaded.definitions["percentiles"]?.contains("clamped to [min, max]") == true)
+        // frames.csv's two state columns, each defined.
+        #expect(loaded.definitions["refresh_state"]?.contains("pull-to-refresh") == true)
+        #expect(loaded.definitions["ui_state"]?.contains("per-state") == true)
     }
 
     @Test func emptyStatesAndNoLatencyAreWrittenAsNull() throws {

@@ -100,7 +100,9 @@ import ProfilerTestSupport
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines[0] + "\n" == FrameRowFormat.header)
-        let traceColumns = TraceFormat.header.dropLast().split(separator: ",").map(String.init)
+        // The trace's columns, its refresh `state` named `refresh_state` beside `ui_state`.
+        let traceColumns = TraceFormat.header.dropLast().split(separator: ",").map { $0 == "state" ? "refresh_state" : String($0) }
+        #expect(traceColumns[4] == "refresh_state" && !lines[0].split(separator: ",").contains("state"))
         #expect(lines[0].split(separator: ",").map(String.init) == traceColumns + [
             "interval_ms", "cpu_ms", "input_ms", "update_ms", "render_ms", "present_ms", "latency_ms",
             "missed_vsyncs", "janky", "over_budget", "dominant_phase", "ui_state",

@@ -96,7 +96,7 @@ import Glibc
         for n in 1...2 {
             try server.tool("xdotool", ["key", "--window", window, "F5"])
             // Ended, and the list back at rest: a refresh is asked for from idle.
-            let ended = waitForFrames(in: report) { self.count("refresh-end", in: $0) == n && $0.rows.last?["state"] == "idle" }
+            let ended = waitForFrames(in: report) { self.count("refresh-end", in: $0) == n && $0.rows.last?["refresh_state"] == "idle" }
             #expect(ended != nil, "refresh \(n) did not end")
         }
         try server.tool("xdotool", ["key", "--window", window, "Escape"])
@@ -120,7 +120,7 @@ import Glibc
         let window = try #require(try server.window(named: "Overscroll"))
         try server.tool("xdotool", ["key", "--window", window, "F5"])
         // Until the error has shown and the list is back at rest (the banner gone).
-        let trace = waitForFrames(in: report) { self.count("refresh-error", in: $0) == 1 && $0.rows.last?["state"] == "idle" }
+        let trace = waitForFrames(in: report) { self.count("refresh-error", in: $0) == 1 && $0.rows.last?["refresh_state"] == "idle" }
         #expect(trace?.rows.last?["rows"] == "100")
         try server.tool("xdotool", ["key", "--window", window, "Escape"])
         #expect(app.waitForExit(timeout: 5) == 0)
