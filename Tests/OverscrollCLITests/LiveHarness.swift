@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -177,5 +178,34 @@ final class LiveApp {
             bytes += buffer[..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The `rows` column of every frame that frames.csv in `report` holds so far.
+func rowCounts(_ report: String) -> [Substring] {
+    let text = (try? String(contentsOfFile: report + "/frames.csv", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").dropFirst().compactMap {
+        let fields = $0.split(separator: ",", omittingEmptySubsequences: false)
+        return fields.count > 6 ? fields[6] : nil
+    }
+}
+
+/// A kiosk showing three rows from its config file, with a report, once its first frame
+/// is in the report: where the reload tests start. `otherRows` holds five rows for a
+/// reload to switch to.
+struct ReloadableKiosk {
+    let app: LiveApp
+    let config: String
+    let otherRows: String
+    let report: String
+
+    init(on server: XServer) throws {
+        let rows = try CLI.write("alpha\nbeta\ngamma\n", to: "a.txt")
+        otherRows = try CLI.write("one\ntwo\nthree\nfour\nfive\n", to: "b.txt")
+        config = try CLI.write("content = \"\(rows)\"\n", to: "kiosk.toml")
+        report = CLI.temporaryPath("report")
+        app = try LiveApp(["--kiosk", "--no-sound", "--config", config, "--report", report], on: server)
+        let report = report
+        #expect(poll(within: 30) { !rowCounts(report).isEmpty }, "the kiosk drew no frame")
     }
 }

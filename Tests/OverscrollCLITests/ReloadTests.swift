@@ -9,23 +9,6 @@ import Glibc
 /// flood of them costs nothing, and what the service manager is told.
 @Suite struct ReloadTests {
     /// frames.csv's rows-shown column, frame by frame.
-    func rowCounts(_ dir: String) -> [Substring] {
-        let text = (try? String(contentsOfFile: dir + "/frames.csv", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").dropFirst().compactMap {
-            let fields = $0.split(separator: ",", omittingEmptySubsequences: false)
-            return fields.count > 6 ? fields[6] : nil
-        }
-    }
-
-    func poll(timeout: Double = 10, _ done: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if done() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return done()
-    }
-
     /// (resident KiB, open fds) of a process, from /proc.
     func usage(_ pid: Int32) -> (rssKiB: Int, fds: Int) {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
@@ -45,16 +28,12 @@ import Glibc
 
     @Test func aReloadIsShownWithoutATouch() throws {
         let server = try #require(try XServer())
-        let rowsA = try CLI.write("alpha\nbeta\ngamma\n", to: "a.txt")
-        let rowsB = try CLI.write("one\ntwo\nthree\nfour\nfive\n", to: "b.txt")
-        let config = try CLI.write("content = \"\(rowsA)\"\n", to: "kiosk.toml")
-        let dir = CLI.temporaryPath("report")
-        let app = try LiveApp(["--kiosk", "--no-sound", "--config", config, "--report", dir], on: server)
-        #expect(poll { rowCounts(dir).count >= 1 })
+        let kiosk = try ReloadableKiosk(on: server)
+        let (app, dir) = (kiosk.app, kiosk.report)
         // Settled: the still screen is drawn and the loop sleeps.
         #expect(poll { let n = rowCounts(dir).count; Thread.sleep(forTimeInterval: 0.5); return rowCounts(dir).count == n })
         let before = try rowBands(server)
-        try "content = \"\(rowsB)\"\nflash = false\n".write(toFile: config, atomically: false, encoding: .utf8)
+        try "content = \"\(kiosk.otherRows)\"\nflash = false\n".write(toFile: kiosk.config, atomically: false, encoding: .utf8)
         app.signal(SIGHUP)
         // No input at all: the reload wakes the loop and a frame shows the five rows.
         #expect(poll { rowCounts(dir).last == "5" }, "\(rowCounts(dir).suffix(3))")

@@ -23,7 +23,7 @@ final class Headless {
     }
 
     func render(_ model: OverscrollModel, flash: Bool = true) -> Image {
-        painter.draw(Scene(model: model, flashEnabled: flash))
+        painter.draw(Scene(model: flash ? model : withoutFlash(model)))
         return readPixels()
     }
 
@@ -65,6 +65,15 @@ struct Image {
 }
 
 /// A model pulled down by `pull` points of finger travel and held there.
+/// `model` as `--no-flash` has it: the threshold's crossing shows no flash.
+func withoutFlash(_ model: OverscrollModel) -> OverscrollModel {
+    var model = model
+    var configuration = model.configuration
+    configuration.flashes = false
+    model.reconfigure(configuration)
+    return model
+}
+
 func pulledModel(fingerTravel: Double, threshold: Double? = nil) -> OverscrollModel {
     var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800, threshold: threshold)
     c.refreshTimeout = 10

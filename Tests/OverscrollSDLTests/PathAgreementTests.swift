@@ -23,7 +23,7 @@ extension SDLSuite { @Suite struct PathAgreementTests {
         everything.banner = failed.banner
         everything.hud = withHUD.hud
         let scenes = [
-            ("pulled past the threshold", Scene(model: pulledModel(fingerTravel: 260), flashEnabled: false)),
+            ("pulled past the threshold", Scene(model: withoutFlash(pulledModel(fingerTravel: 260)))),
             ("refreshing", Scene(model: spinningModel())),
             ("scrolled, scroll bar showing", Scene(model: scrolled)),
             ("the flash over arc, status line and scroll bar", flashed),

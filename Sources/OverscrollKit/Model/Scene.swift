@@ -99,14 +99,14 @@ public struct Scene: Sendable, Equatable {
     public init() { rows.reserveCapacity(64) }
 
     /// The scene for `model` as it is now, without the HUD.
-    public init(model: OverscrollModel, flashEnabled: Bool = true) {
+    public init(model: OverscrollModel) {
         self.init()
-        update(model: model, flashEnabled: flashEnabled)
+        update(model: model)
     }
 
     /// Rebuilds the scene from `model`, reusing its storage. The HUD is set apart
     /// (`showHUD`/`hideHUD`): it shows the profiler, which is not the model.
-    public mutating func update(model: OverscrollModel, flashEnabled: Bool = true) {
+    public mutating func update(model: OverscrollModel) {
         let scroll = model.scroll
         let layout = model.configuration.layout
         width = model.viewportWidth
@@ -127,7 +127,9 @@ public struct Scene: Sendable, Equatable {
         }
         let age = model.now - model.lastFlash
         let duration = model.configuration.flashDuration
-        flash = flashEnabled && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
+        // `flashes` too, not only `lastFlash`: a reload that turns the flash off ends one
+        // already fading.
+        flash = model.configuration.flashes && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
         indicator = Self.indicator(model)
         status = Self.status(model)
         scrollBar = Self.scrollBar(model)

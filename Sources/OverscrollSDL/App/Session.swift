@@ -168,8 +168,7 @@ final class Session {
     @discardableResult
     func render() -> Painter.Painted {
         swap(&scene, &previous)
-        let flash = settings.flash
-        Self.inPlace(&model) { scene.update(model: $0, flashEnabled: flash) }
+        Self.inPlace(&model) { scene.update(model: $0) }
         if hudVisible {
             // Settled: nothing moves, and the loop sleeps after this frame until input.
             let idle = Self.inPlace(&model) { $0.isSettled }

@@ -82,12 +82,9 @@ final class FontFallback {
     }
 
     private func sorted(_ config: OpaquePointer, family: String) -> UnsafeMutablePointer<FcFontSet>? {
-        guard let pattern = FcPatternCreate() else { return nil }
-        defer { FcPatternDestroy(pattern) }
-        _ = family.withCString { FcPatternAddString(pattern, FC_FAMILY, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
-        _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
-        var result = FcResultMatch
-        return FcFontSort(config, pattern, FcFalse, nil, &result)
+        FontLocator.withPattern(family: family, config: config) { pattern in
+            var result = FcResultMatch
+            return FcFontSort(config, pattern, FcFalse, nil, &result)
+        }
     }
 }

@@ -40,16 +40,25 @@ public enum FontLocator {
     private static func fcMatch(_ family: String) -> String? {
         guard let config = FcInitLoadConfigAndFonts() else { return nil }
         defer { FcConfigDestroy(config) }
+        return withPattern(family: family, config: config) { pattern in
+            var result = FcResultMatch
+            guard let match = FcFontMatch(config, pattern, &result) else { return nil }
+            defer { FcPatternDestroy(match) }
+            var file: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+            return String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+        }
+    }
+
+    /// A pattern asking for `family`, with the configuration's and the default
+    /// substitutions done, as FcFontMatch and FcFontSort take it (`fc-match` and
+    /// `fc-match -s` build the same); destroyed when `body` returns.
+    static func withPattern<T>(family: String, config: OpaquePointer, _ body: (OpaquePointer) -> T?) -> T? {
         guard let pattern = FcPatternCreate() else { return nil }
         defer { FcPatternDestroy(pattern) }
         _ = family.withCString { FcPatternAddString(pattern, FC_FAMILY, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
         _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
-        var result = FcResultMatch
-        guard let match = FcFontMatch(config, pattern, &result) else { return nil }
-        defer { FcPatternDestroy(match) }
-        var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
-        return String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+        return body(pattern)
     }
 }
