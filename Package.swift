@@ -41,7 +41,8 @@ let package = Package(
         // Thread naming and a join with a time limit: glibc declares them only under
         // _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CWorker"),
-        // `Worker`: the one way the program starts a thread (named, joined, stopped).
+        // `Worker`: the one way the program starts a thread (named, joined, stopped), and
+        // `Locked`, the lock its threads share values behind.
         .target(name: "Workers", dependencies: ["CWorker"]),
         // The model, pure Swift: physics, scroll view, refresh state machine, scene (the draw
         // list), gesture scripts and the trace format, the per-frame profiler core. No SDL,
@@ -63,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "overscroll",
             dependencies: [
-                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources",
+                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

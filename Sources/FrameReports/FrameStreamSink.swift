@@ -1,5 +1,4 @@
 import OverscrollKit
-import Synchronization
 import Workers
 #if canImport(Glibc)
 import Glibc
@@ -35,11 +34,11 @@ final class FrameStreamSink: Sendable {
     /// A disk that stops accepting writes must not make the loop's buffer grow without
     /// end: past this many bytes waiting, rows are dropped and counted.
     let maxPendingBytes: Int
-    private let pending: Mutex<Pending>
-    private let output: Mutex<Output>
+    private let pending: Locked<Pending>
+    private let output: Locked<Output>
     /// The flusher; nil once stopped (and when no thread could be made: then the rows are
     /// written by `flush` and `close` only).
-    private let flusher = Mutex<Worker?>(nil)
+    private let flusher = Locked<Worker?>(nil)
     private let syncEveryTicks: Int
 
     /// Creates the file (refusing one that exists), writes `header`, and starts flushing
@@ -55,8 +54,8 @@ final class FrameStreamSink: Sendable {
         }
         var a: [UInt8] = []; a.reserveCapacity(initialCapacity)
         var b: [UInt8] = []; b.reserveCapacity(initialCapacity)
-        pending = Mutex(Pending(bytes: a))
-        output = Mutex(Output(fd: fd, spare: b, written: header.utf8.count))
+        pending = Locked(Pending(bytes: a))
+        output = Locked(Output(fd: fd, spare: b, written: header.utf8.count))
         syncEveryTicks = max(1, Int((1 / max(interval, 0.001)).rounded(.down)))
         let period = max(interval, 0.001)
         // Weak: the sink's owner decides when it goes; its deinit stops the flusher.

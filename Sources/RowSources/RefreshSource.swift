@@ -1,5 +1,5 @@
 import OverscrollKit
-import Synchronization
+import Workers
 
 /// The work behind a refresh. The view does not care what it is; it only waits for it to
 /// end. `start` must return at once: long work belongs on another thread, which calls
@@ -48,7 +48,7 @@ public struct RefreshJob: Sendable {
 /// Completions cross from worker threads to the frame loop here. The loop only ever
 /// takes the lock briefly to look; it never waits on the work.
 public final class RefreshInbox: Sendable {
-    private let pending = Mutex<[RefreshCompletion]>([])
+    private let pending = Locked<[RefreshCompletion]>([])
     private let wake: @Sendable () -> Void
 
     /// `wake` is called after each post, so a loop sleeping on input can wake up.

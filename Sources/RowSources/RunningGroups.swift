@@ -1,5 +1,4 @@
 import OverscrollKit
-import Synchronization
 import Workers
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +7,8 @@ import Glibc
 /// The process groups a refresh source has running, and the worker threads that run
 /// them, shared between those threads and the loop that may quit while they do.
 final class RunningGroups: Sendable {
-    private let groups = Mutex<Set<pid_t>>([])
-    private let workers = Mutex<[Worker]>([])
+    private let groups = Locked<Set<pid_t>>([])
+    private let workers = Locked<[Worker]>([])
 
     /// Keeps a command's thread, to be joined when it has ended (at the next `adopt`) or
     /// at `killAll`.

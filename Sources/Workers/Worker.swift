@@ -99,10 +99,12 @@ public final class Worker: Sendable {
     /// What the new thread takes, and drops as the body returns: the body (and whatever it
     /// captured, often the owner) is not kept alive by the worker after it has run.
     private final class Start {
+        let name: String
         let body: @Sendable (Signal) -> Void
         let signal: Signal
         let finished: Finished
-        init(_ body: @escaping @Sendable (Signal) -> Void, _ signal: Signal, _ finished: Finished) {
+        init(_ name: String, _ body: @escaping @Sendable (Signal) -> Void, _ signal: Signal, _ finished: Finished) {
+            self.name = name
             self.body = body
             self.signal = signal
             self.finished = finished
@@ -112,7 +114,7 @@ public final class Worker: Sendable {
     public let name: String
     private let signal: Signal
     private let finished: Finished
-    private let handle: Mutex<Handle>
+    private let handle: Locked<Handle>
 
     /// Starts `body` on a thread of its own named `name` (15 bytes are shown); nil when the
     /// system cannot start a thread (the body then never runs).
@@ -120,7 +122,7 @@ public final class Worker: Sendable {
         self.name = name
         signal = Signal()
         finished = Finished()
-        let context = Unmanaged.passRetained(Start(body, signal, finished)).toOpaque()
+        let context = Unmanaged.passRetained(Start(name, body, signal, finished)).toOpaque()
         var thread = pthread_t()
         // The signals the program handles are the main thread's: a worker is started with
         // them blocked (a new thread takes its creator's mask). A signal sent to the process
@@ -134,6 +136,9 @@ public final class Worker: Sendable {
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         guard pthread_create(&thread, nil, { context in
             let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+            // Named by itself, before its body runs: a thread starts with its creator's
+            // name, and naming it from the creator after pthread_create races the body.
+            _ = overscroll_thread_name(pthread_self(), start.name)
             start.body(start.signal)
             start.finished.flag.store(true, ordering: .releasing)
             return nil
@@ -141,8 +146,7 @@ public final class Worker: Sendable {
             Unmanaged<Start>.fromOpaque(context).release()
             return nil
         }
-        _ = overscroll_thread_name(thread, name)
-        handle = Mutex(.running(thread))
+        handle = Locked(.running(thread))
     }
 
     deinit {

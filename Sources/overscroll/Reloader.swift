@@ -1,5 +1,5 @@
 import OverscrollSDL
-import Synchronization
+import Workers
 
 /// SIGHUP: the `--config` file (and its drop-ins) read again and turned into settings by
 /// the builder the start used (`ResolvedSettings.appSettings`), so a reloaded file means
@@ -18,7 +18,7 @@ final class Reloader: Sendable {
 
     private let flags: SettingFlags
     private let window: WindowFlags
-    private let running: Mutex<Running>
+    private let running: Locked<Running>
     private let log: @Sendable (String) -> Void
 
     init(flags: SettingFlags, window: WindowFlags, running: ResolvedSettings, rows: [String],
@@ -26,7 +26,7 @@ final class Reloader: Sendable {
         self.flags = flags
         self.window = window
         self.log = log
-        self.running = Mutex(Running(resolved: running, rows: Self.fingerprint(rows)))
+        self.running = Locked(Running(resolved: running, rows: Self.fingerprint(rows)))
     }
 
     func load() -> ReloadOutcome {

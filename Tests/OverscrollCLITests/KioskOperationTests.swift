@@ -13,13 +13,7 @@ import Glibc
     }
 
     func waitForFrames(_ dir: String, atLeast n: Int, timeout: Double = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let lines = (try? String(contentsOfFile: dir + "/frames.csv", encoding: .utf8))?.split(separator: "\n").count ?? 0
-            if lines > n { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
+        poll(within: timeout) { rowCounts(dir).count >= n }
     }
 
     @Test func losingTheXServerEndsTheRunWithTheReportAndItsOwnStatus() throws {
@@ -31,7 +25,11 @@ import Glibc
         server.stop()
         let status = app.waitForExit(timeout: 5)
         #expect(status == 75)
-        #expect(Date().timeIntervalSince(start) < 1)
+        // A ThreadSanitizer build (script/test's race run) runs several times slower: there
+        // the outcome is what counts, not the product's second.
+        if ProcessInfo.processInfo.environment["OVERSCROLL_TSAN"] == nil {
+            #expect(Date().timeIntervalSince(start) < 1)
+        }
         for file in ["frames.csv", "summary.json", "trace.json", "frames.svg"] {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + file), "\(file) missing")
         }
@@ -76,12 +74,8 @@ import Glibc
 
     @Test func sighupSwitchesTheContentInTheSameWindowAndRefusesABrokenConfig() throws {
         let server = try #require(try XServer())
-        let rowsA = try CLI.write("alpha\nbeta\ngamma\n", to: "a.txt")
-        let rowsB = try CLI.write("one\ntwo\nthree\nfour\nfive\n", to: "b.txt")
-        let config = try CLI.write("content = \"\(rowsA)\"\n", to: "kiosk.toml")
-        let dir = CLI.temporaryPath("report")
-        let app = try LiveApp(["--kiosk", "--no-sound", "--config", config, "--report", dir], on: server)
-        #expect(waitForFrames(dir, atLeast: 1))
+        let kiosk = try ReloadableKiosk(on: server)
+        let (app, config, rowsB, dir) = (kiosk.app, kiosk.config, kiosk.otherRows, kiosk.report)
         Thread.sleep(forTimeInterval: 0.5)
         let first = try server.tool("xdotool", ["search", "--name", "^Overscroll$"])
         try "content = \"\(rowsB)\"\n".write(toFile: config, atomically: false, encoding: .utf8)
@@ -93,8 +87,7 @@ import Glibc
         #expect(try server.tool("xdotool", ["search", "--name", "^Overscroll$"]) == first)
         app.signal(SIGTERM)
         #expect(app.waitForExit(timeout: 2) == 0)
-        let rows = try String(contentsOfFile: dir + "/frames.csv", encoding: .utf8).split(separator: "\n").dropFirst()
-            .map { $0.split(separator: ",", omittingEmptySubsequences: false)[6] }
+        let rows = rowCounts(dir)
         #expect(rows.first == "3" && rows.last == "5", "\(rows)")
         let log = app.stderr
         #expect(log.contains("reloaded \(config): changed content"))

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import Workers
 
@@ -8,7 +7,7 @@ struct WorkerTests {
     /// Linux keeps 15 bytes of a thread's name.
     @Test(arguments: [("metrics", "metrics"), ("a-name-longer-than-fifteen", "a-name-longer-t")])
     func aWorkerRunsUnderItsName(name: String, shown: String) throws {
-        let seen = Mutex<String?>(nil)
+        let seen = Locked<String?>(nil)
         let worker = try #require(Worker(name: name) { _ in
             let comm = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
             seen.withLock { $0 = comm?.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -19,7 +18,7 @@ struct WorkerTests {
     }
 
     @Test func stopEndsAnHourLongSleep() throws {
-        let answer = Mutex<Bool?>(nil)
+        let answer = Locked<Bool?>(nil)
         let worker = try #require(Worker(name: "sleeper") { signal in
             answer.withLock { $0 = signal.sleep(3600) }
         })
@@ -28,7 +27,7 @@ struct WorkerTests {
     }
 
     @Test func wakeEndsTheSleepWithoutStopping() throws {
-        let answers = Mutex<[Bool]>([])
+        let answers = Locked<[Bool]>([])
         let worker = try #require(Worker(name: "sleeper") { signal in
             // Woken once (not stopping), then stopped.
             while true {

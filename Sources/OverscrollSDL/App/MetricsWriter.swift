@@ -24,12 +24,12 @@ final class MetricsWriter: Sendable {
     }
 
     var path: String { feed.withLock { $0.path } }
-    private let feed: Mutex<Feed>
+    private let feed: Locked<Feed>
     private let interval: Double
     private let warn: @Sendable (String) -> Void
     /// The writer; it sleeps until its period, and a reload's retarget or the run's end
     /// wakes it at once (`Worker.wake`, `Worker.stop`).
-    private let worker = Mutex<Worker?>(nil)
+    private let worker = Locked<Worker?>(nil)
     /// The log's count of lines it could not write, read at each write of the file.
     private let logLinesDropped: @Sendable () -> Int
     /// One warning per run of failures, not one every few seconds.
@@ -43,7 +43,7 @@ final class MetricsWriter: Sendable {
         var metrics = FleetMetrics(refreshPeriod: refreshPeriod)
         metrics.startTime = Self.wallClock()
         metrics.version = version
-        feed = Mutex(Feed(metrics: metrics, path: path))
+        feed = Locked(Feed(metrics: metrics, path: path))
     }
 
     /// A reload named another file: the writer writes there from its next turn (at once,

@@ -22,11 +22,11 @@ final class ReloadSignal: Sendable {
     /// What a reload produced (`load` has written its one log line).
     typealias Load = @Sendable () -> ReloadOutcome
 
-    private let pending = Mutex<AppSettings?>(nil)
+    private let pending = Locked<AppSettings?>(nil)
     /// Whether `pending` holds settings: every frame looks, and a reload is rare, so the
     /// look is one atomic load, not a lock and a copy of the settings.
     private let hasPending = Atomic<Bool>(false)
-    private let worker = Mutex<Worker?>(nil)
+    private let worker = Locked<Worker?>(nil)
 
     /// - Parameters:
     ///   - wake: wakes the frame loop for settings to apply.

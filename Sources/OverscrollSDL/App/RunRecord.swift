@@ -1,6 +1,6 @@
 import FrameReports
 import OverscrollKit
-import Synchronization
+import Workers
 
 /// What a run leaves behind — the profiler and the report — behind one lock, so the run
 /// can be finished from another thread while the frame loop is stuck (a frozen X server,
@@ -18,7 +18,7 @@ final class RunRecord: Sendable {
         var outcome: Result<Void, ReportWriterError>?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     let refreshPeriod: Double
     /// The report's directory, for the line that says where it was written.
     let reportDirectory: String?
@@ -26,7 +26,7 @@ final class RunRecord: Sendable {
     init(report: ReportWriter?, refreshPeriod: Double) {
         self.refreshPeriod = refreshPeriod
         reportDirectory = report?.directory
-        state = Mutex(State(profiler: nil, report: report, outcome: nil))
+        state = Locked(State(profiler: nil, report: report, outcome: nil))
     }
 
     /// One finished frame: the profiler always, the report when there is one. Does

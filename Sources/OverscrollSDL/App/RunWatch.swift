@@ -1,6 +1,5 @@
 import FrameReports
 import OverscrollKit
-import Synchronization
 import Workers
 #if canImport(Glibc)
 import Glibc
@@ -41,14 +40,14 @@ final class RunWatch: Sendable {
         var phase = Phase.running
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let record: RunRecord
     private let metrics: MetricsWriter?
     private let log: @Sendable (String) -> Void
     private let wake: @Sendable () -> Void
     private let socket: Int32
     private let serverName: String
-    private let thread = Mutex<Worker?>(nil)
+    private let thread = Locked<Worker?>(nil)
     /// Main thread to watcher: a byte when the loop has finished (it may be joined).
     private let control: (read: Int32, write: Int32) = {
         var fds: [Int32] = [-1, -1]
@@ -226,4 +225,4 @@ final class RunWatch: Sendable {
 
 /// The watch Xlib's I/O error handler reports to (see `RunWatch.start`): a C callback
 /// carries no context.
-private let installedWatch = Mutex<RunWatch?>(nil)
+private let installedWatch = Locked<RunWatch?>(nil)
