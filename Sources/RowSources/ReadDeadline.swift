@@ -1,4 +1,3 @@
-import Synchronization
 import Workers
 
 /// Reading an input file with a deadline. Opening without blocking (`InputOpening`) keeps
@@ -27,6 +26,6 @@ public enum ReadDeadline {
     }
 
     private final class Box<T: Sendable>: Sendable {
-        let value = Mutex<T?>(nil)
+        let value = Locked<T?>(nil)
     }
 }
