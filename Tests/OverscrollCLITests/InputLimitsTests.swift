@@ -9,9 +9,6 @@ import Glibc
 /// network mount, made exact by a preloaded `read`). Each is refused in words; a running
 /// window keeps its rows and still stops on SIGTERM.
 @Suite struct InputLimitsTests {
-    /// frames.csv's rows-shown column, frame by frame (as the reload tests read it).
-    func rowCounts(_ dir: String) -> [Substring] { ReloadTests().rowCounts(dir) }
-
     func isWhole(_ report: String) -> Bool {
         ["frames.csv", "summary.json", "trace.json", "frames.svg"].allSatisfy {
             FileManager.default.fileExists(atPath: report + "/" + $0)
