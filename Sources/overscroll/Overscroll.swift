@@ -55,6 +55,7 @@ struct Overscroll: ParsableCommand {
             options.height = size.height
             options.fullscreen = isKiosk || resolved.bool(.fullscreen)
             options.hideCursor = isKiosk && !app.acceptMouse
+            options.pointerFollowsMouse = isKiosk
             options.requireVisibleDisplay = true
             options.displayIndex = resolved.number(.display).map { Int($0) } ?? 0
             options.renderer = resolved.renderer

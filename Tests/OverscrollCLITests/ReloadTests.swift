@@ -56,7 +56,8 @@ import Glibc
         #expect(poll { let n = rowCounts(dir).count; Thread.sleep(forTimeInterval: 0.5); return rowCounts(dir).count == n })
         let before = try server.tool("convert", ["x:root", "-crop", "1x400+200+0", "txt:-"])
         let frames = rowCounts(dir).count
-        try "rotate = 90\nsize = \"600x600\"\n".write(toFile: config, atomically: false, encoding: .utf8)
+        // The scale (from the X screen's dpi at start) is what the window was made at, as its size.
+        try "rotate = 90\nsize = \"600x600\"\nscale = 2\n".write(toFile: config, atomically: false, encoding: .utf8)
         app.signal(SIGHUP)
         Thread.sleep(forTimeInterval: 1)
         // Nothing applied: no frame drawn, the picture as it was (not turned).
@@ -68,7 +69,7 @@ import Glibc
         #expect(app.waitForExit(timeout: 5) == 0)
         let lines = app.stderr.split(separator: "\n").filter { $0.contains("reload") }
         #expect(lines.count == 2, "\(lines)")
-        #expect(lines.allSatisfy { $0.hasSuffix("reloaded \(config): rotate, size: need a restart; kept") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasSuffix("reloaded \(config): rotate, size, scale: need a restart; kept") }, "\(lines)")
     }
 
     @Test func aReloadMovesTheMetricsToTheNewFile() throws {

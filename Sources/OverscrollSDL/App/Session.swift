@@ -160,6 +160,8 @@ final class Session {
         model.reconfigure(new.modelConfiguration(width: model.viewportWidth, height: model.scroll.viewportHeight))
         if new.rows != old.rows { model.replaceContent(new.rows, at: time) }
         if new.sound != old.sound { sound = FeedbackSound(enabled: new.sound, warn: warn) }
+        // `mouse = true` on a kiosk: the pointer it hid at start shows again (and hides again).
+        if new.acceptMouse != old.acceptMouse { display.mouseTaken(new.acceptMouse) }
         // Flash, status text: drawn from the settings and the model; the whole picture is
         // drawn again so that nothing waits for a touch to show them.
         painter.invalidate()

@@ -27,6 +27,9 @@ public final class Display {
         public var displayIndex = 0
         /// Hide the pointer (a touch kiosk has none).
         public var hideCursor = false
+        /// A kiosk: the pointer shows exactly while the mouse is taken, also after a reload
+        /// turns `mouse` on or off (`mouseTaken`).
+        public var pointerFollowsMouse = false
         /// Why the path was taken, when the caller decided it rather than the machine
         /// (a headless run always draws on the CPU, whatever `--renderer` says).
         public var pathReason: String?
@@ -77,6 +80,7 @@ public final class Display {
         // (`SignalHandling.installProcessDefaults`) and keeps SIGINT/SIGTERM blocked while
         // SDL starts (`SignalHandling.openingSDL`); unblocking them here let one sent in
         // those milliseconds end the process by its default action.
+        pointerFollowsMouse = options.pointerFollowsMouse
         if let driver = options.videoDriver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
         // The window surface is plain memory (XShm on X11), never an OpenGL texture: on a
         // machine without a GPU that texture is Mesa's llvmpipe, which costs more CPU than
@@ -195,6 +199,15 @@ public final class Display {
         // A kiosk must not blank while people are looking at it; SDL already inhibits the
         // screen saver by default, say so explicitly.
         SDL_DisableScreenSaver()
+    }
+
+    /// Whether the pointer follows the mouse setting (a kiosk's).
+    public let pointerFollowsMouse: Bool
+
+    /// The mouse is taken now, or no longer: a kiosk shows or hides its pointer.
+    public func mouseTaken(_ taken: Bool) {
+        guard pointerFollowsMouse else { return }
+        SDL_ShowCursor(taken ? SDL_ENABLE : SDL_DISABLE)
     }
 
     deinit {
