@@ -3,6 +3,8 @@
 // pkg-config sdl2 puts /usr/include/SDL2 on the include path; SDL_ttf.h lives there too.
 #include <SDL.h>
 #include <SDL_ttf.h>
+// Only SDL_Vulkan_LoadLibrary: the Wayland CPU path's window without OpenGL (GLFreeWindow).
+#include <SDL_vulkan.h>
 // The text layer: fontconfig finds fonts for characters the UI font lacks, fribidi orders
 // right-to-left text, HarfBuzz (already under SDL_ttf) names each character's script.
 #include <fontconfig/fontconfig.h>

@@ -74,6 +74,8 @@ public final class Display {
     /// On Wayland's CPU path: the surface frames are drawn into and the wl_shm buffers
     /// that show them (SDL has no window surface there without OpenGL).
     private var wayland: WaylandSurface?
+    /// The stand-in SDL made the window without OpenGL with, if it did (`GLFreeWindow`).
+    private var glFree: GLFreeWindow?
 
     public init(_ options: Options) throws(SDLError) {
         // The signal mask is not touched here: the program clears it at start
@@ -139,8 +141,13 @@ public final class Display {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
+        // The CPU path on Wayland: a window without OpenGL, so Mesa is never loaded.
+        var glFreeWhy = "OpenGL was asked first"
+        let glFree = RenderPath.drawsWithoutGL(choice: options.renderer, videoDriver: chosen) ? GLFreeWindow(why: &glFreeWhy) : nil
+        if let glFree { flags |= glFree.flag }
         guard let window = SDL_CreateWindow(options.title, x, y, width, height, flags) else {
             let error = SDLError("cannot open a window")
+            glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
@@ -155,6 +162,7 @@ public final class Display {
         let made: RenderPath.Made
         do { made = try RenderPath.createRenderer(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
             SDL_DestroyWindow(window)
+            glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
@@ -176,11 +184,13 @@ public final class Display {
         do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
             SDL_DestroyRenderer(renderer)
             SDL_DestroyWindow(window)
+            glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
         self.window = window
         self.renderer = renderer
+        self.glFree = glFree
         self.scale = scale
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
         var info = SDL_RendererInfo()
@@ -188,6 +198,9 @@ public final class Display {
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
         pathReason = options.pathReason ?? made.reason
+        if wayland != nil {
+            pathReason += glFree != nil ? "; the window is made without OpenGL" : "; the window loaded OpenGL (\(glFreeWhy))"
+        }
         var why = ""
         listRing = makeListRing(why: &why)
         if listRing != nil {
@@ -217,6 +230,7 @@ public final class Display {
         // Its buffers go before SDL closes the connection; the renderer drew into it.
         wayland = nil
         SDL_DestroyWindow(window)
+        glFree?.release()
         SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
     }
 

@@ -100,6 +100,21 @@ public enum RenderPath: String, Sendable {
         return finish(renderer, reason: "\(videoDriver) shows frames through the GPU")
     }
 
+    /// Whether `createRenderer` will take the wl_shm CPU path on Wayland for `choice`
+    /// without asking OpenGL anything: then the window is made without it (`GLFreeWindow`).
+    static func drawsWithoutGL(choice: RendererChoice, videoDriver: String) -> Bool {
+        guard videoDriver == "wayland" else { return false }
+        switch choice {
+        case .cpu: return true
+        case .gpu: return false
+        case .auto:
+            if let forced = SDL_GetHint(SDL_HINT_RENDER_DRIVER).map({ String(cString: $0) }), !forced.isEmpty {
+                return forced.lowercased() == "software"
+            }
+            return !hasDRIDevice(renderNodeOnly: true)
+        }
+    }
+
     /// The path a renderer actually is: SDL may fall back to its software renderer.
     private static func finish(_ renderer: OpaquePointer, reason: String) -> Made {
         var info = SDL_RendererInfo()
@@ -116,10 +131,10 @@ public enum RenderPath: String, Sendable {
             why = "SDL's software renderer refused the surface"
             return nil
         }
-        // SDL 2.26's Wayland driver gives every window an EGL surface (it loads OpenGL
-        // even when not asked to; without it the window is refused), which starts Mesa's
-        // llvmpipe: its threads, libGL, libEGL and swrast. Nothing here draws with it, so
-        // it is let go at once; libLLVM alone stays mapped (it cannot be unloaded).
+        // A window made with OpenGL (where `GLFreeWindow` could not be had, or the GL
+        // renderer was asked first) started Mesa: its threads, libGL, libEGL and swrast.
+        // Nothing here draws with it, so it is let go at once; libLLVM stays mapped (it
+        // cannot be unloaded). A window made without it has nothing to let go.
         SDL_GL_UnloadLibrary()
         return Made(renderer: renderer, path: .cpu,
                     reason: reason + "; frames are drawn by the CPU and shown through wl_shm buffers", wayland: surface)
