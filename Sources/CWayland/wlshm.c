@@ -43,10 +43,11 @@ typedef struct {
 } Wayland;
 
 typedef struct {
-    struct wl_buffer *buffer;
-    uint32_t *pixels;
+    struct wl_proxy *pool;          // the buffer's memory, kept to make buffers at other offsets
+    struct wl_buffer *buffer;       // `height` rows of the pool from row `offset` on
+    uint32_t *pixels;               // the pool's first row
     size_t size;
-    int width, height, stride;
+    int width, height, stride, rows, offset;
     int busy;      // attached and not yet released by the compositor
     int fresh;     // never handed out: its pixels are undefined
     long *releases;    // the owner's count
@@ -227,17 +228,38 @@ ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_s
 
 // MARK: Buffers
 
-static void drop(ovs_wl_shm *s, Buffer *b) {
-    // The compositor keeps its own mapping of a buffer it still reads.
+static void destroy_buffer(ovs_wl_shm *s, Buffer *b) {
     if (b->buffer) s->wl.marshal_flags((struct wl_proxy *)b->buffer, WL_BUFFER_DESTROY, NULL,
                                        s->wl.get_version((struct wl_proxy *)b->buffer), WL_MARSHAL_FLAG_DESTROY);
+    b->buffer = NULL;
+}
+
+static void drop(ovs_wl_shm *s, Buffer *b) {
+    // The compositor keeps its own mapping of a buffer it still reads.
+    destroy_buffer(s, b);
+    if (b->pool) s->wl.marshal_flags(b->pool, WL_SHM_POOL_DESTROY, NULL, s->wl.get_version(b->pool), WL_MARSHAL_FLAG_DESTROY);
     if (b->pixels) munmap(b->pixels, b->size);
     memset(b, 0, sizeof *b);
 }
 
-static int make(ovs_wl_shm *s, Buffer *b, int width, int height) {
+// A wl_buffer of the pool's rows from `offset` on: a buffer is only a view of the pool's
+// memory, so a new one costs a request, not pixels.
+static int view(ovs_wl_shm *s, Buffer *b, int offset) {
+    destroy_buffer(s, b);
+    struct wl_proxy *buffer = s->wl.marshal_flags(b->pool, WL_SHM_POOL_CREATE_BUFFER, s->wl.buffer, s->wl.get_version(b->pool), 0,
+                                                  NULL, offset * b->width * 4, b->width, b->height, b->width * 4,
+                                                  (uint32_t)WL_SHM_FORMAT_XRGB8888);
+    if (!buffer) return 0;
+    b->buffer = (struct wl_buffer *)buffer;
+    b->offset = offset;
+    b->busy = 0;
+    s->wl.add_listener(buffer, (void (**)(void))&buffer_listener, b);
+    return 1;
+}
+
+static int make(ovs_wl_shm *s, Buffer *b, int width, int height, int rows, int offset) {
     int stride = width * 4;
-    size_t size = (size_t)stride * (size_t)height;
+    size_t size = (size_t)stride * (size_t)rows;
     int fd = memfd_create("overscroll-wl-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return 0;
     if (ftruncate(fd, (off_t)size) != 0) { close(fd); return 0; }
@@ -249,23 +271,18 @@ static int make(ovs_wl_shm *s, Buffer *b, int width, int height) {
                                                 NULL, fd, (int32_t)size);
     close(fd);      // sent with the request; the compositor has its own descriptor
     if (!pool) { munmap(pixels, size); return 0; }
-    struct wl_proxy *buffer = s->wl.marshal_flags(pool, WL_SHM_POOL_CREATE_BUFFER, s->wl.buffer, s->wl.get_version(pool), 0,
-                                                  NULL, 0, width, height, stride, (uint32_t)WL_SHM_FORMAT_XRGB8888);
-    // The buffer keeps the pool's memory: the pool itself is not needed any more.
-    s->wl.marshal_flags(pool, WL_SHM_POOL_DESTROY, NULL, s->wl.get_version(pool), WL_MARSHAL_FLAG_DESTROY);
-    if (!buffer) { munmap(pixels, size); return 0; }
-    *b = (Buffer){ .buffer = (struct wl_buffer *)buffer, .pixels = pixels, .size = size,
-                   .width = width, .height = height, .stride = width, .busy = 0, .fresh = 1,
-                   .releases = &s->releases };
-    s->wl.add_listener(buffer, (void (**)(void))&buffer_listener, b);
+    *b = (Buffer){ .pool = pool, .pixels = pixels, .size = size, .width = width, .height = height, .stride = width,
+                   .rows = rows, .busy = 0, .fresh = 1, .releases = &s->releases };
+    if (!view(s, b, offset)) { drop(s, b); return 0; }
     return 1;
 }
 
-uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int width, int height, int timeout_ms, int *stride, int *index, int *fresh) {
+uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int width, int height, int rows, int offset, int most, int timeout_ms,
+                             int *stride, int *index, int *fresh) {
     s->current = -1;
-    if (width <= 0 || height <= 0) return NULL;
+    if (width <= 0 || height <= 0 || offset < 0 || rows < height + offset) return NULL;
     for (int i = 0; i < s->count; i++) {
-        if (s->buffers[i].width != width || s->buffers[i].height != height) {
+        if (s->buffers[i].width != width || s->buffers[i].height != height || s->buffers[i].rows != rows) {
             for (int j = 0; j < s->count; j++) drop(s, &s->buffers[j]);
             s->count = 0;
             break;
@@ -279,8 +296,8 @@ uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int width, int height, int timeout_m
             s->current = i;
             break;
         }
-        if (s->current < 0 && s->count < ovs_wl_shm_most) {
-            if (!make(s, &s->buffers[s->count], width, height)) return NULL;
+        if (s->current < 0 && s->count < most && s->count < ovs_wl_shm_most) {
+            if (!make(s, &s->buffers[s->count], width, height, rows, offset)) return NULL;
             s->current = s->count++;
         }
         if (s->current >= 0) break;
@@ -289,6 +306,10 @@ uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int width, int height, int timeout_m
         if (pump(s, (int)left + 1) < 0) return NULL;
     }
     Buffer *b = &s->buffers[s->current];
+    if (b->offset != offset && !view(s, b, offset)) {
+        s->current = -1;
+        return NULL;
+    }
     *stride = b->stride;
     *index = s->current;
     *fresh = b->fresh;

@@ -173,6 +173,10 @@ struct ListLines {
     private(set) var ringFirst: Int32 = 0
     /// Pixels the last `writeRing` wrote (the benchmark's and the tests' figure).
     private(set) var ringPixelsWritten = 0
+    /// The window rows whose ring rows the last `writeRing` wrote, as bands in order: a
+    /// scroll writes the rows it brings into view and the rows that stay put on screen
+    /// (the gap above the list), far apart.
+    private(set) var ringRowsWritten: [Range<Int32>] = []
 
     /// Writes the described frame into `canvas`, a ring of as many pixel rows as the window
     /// (`ListRing`), window row y to ring row (`ringFirst` + y) mod height, where `ringFirst`
@@ -193,6 +197,7 @@ struct ListLines {
             ringFirst = bestFirst(held)
         }
         var written = 0, top = Int32.max, bottom = Int32.min
+        ringRowsWritten.removeAll(keepingCapacity: true)
         let first = Int(ringFirst)
         swap(&images, &nextImages)
         held.withUnsafeMutableBufferPointer { held in
@@ -205,6 +210,11 @@ struct ListLines {
                         write(new, row: Int32(slot), from: from, to: to, into: canvas)
                         written += Int(to - from)
                         top = min(top, Int32(y)); bottom = max(bottom, Int32(y))
+                        if let last = ringRowsWritten.last, last.upperBound == Int32(y) {
+                            ringRowsWritten[ringRowsWritten.count - 1] = last.lowerBound..<(Int32(y) + 1)
+                        } else {
+                            ringRowsWritten.append(Int32(y)..<(Int32(y) + 1))
+                        }
                     }
                     held[slot] = new
                     slot += 1

@@ -17,9 +17,18 @@ protocol ListRing: AnyObject {
     /// (first + y) mod height. Nothing reaches the display before the next `sync` or
     /// present of the window surface (SDL's ends in one).
     func show(_ rows: Range<Int32>, first: Int32)
+    /// The same, told also which window rows' ring rows this frame wrote (`written`, bands
+    /// in order): a display that shows the ring where it lies (Wayland's,
+    /// `WaylandListRing`) rather than copying it into the window needs only those. By
+    /// default `show(rows, first:)`.
+    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>])
     /// Sends what is queued and waits until the display has read it: only then may rows
     /// it shows be written again.
     func sync()
+}
+
+extension ListRing {
+    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>]) { show(rows, first: first) }
 }
 
 /// `ListRing` in memory shared with the X server (MIT-SHM), put on SDL's window through

@@ -108,7 +108,7 @@ final class SurfaceBackend: DrawingBackend {
             guard let ring else { return display.present(nil) }
             // Mapped first: what is put on a window not yet shown is lost.
             display.reveal()
-            ring.show(ringRows, first: lines.ringFirst)
+            ring.show(ringRows, first: lines.ringFirst, written: lines.ringRowsWritten)
             // The surface's present ends in a wait for the server; without one, wait here.
             display.present(damage)
             if damage.isEmpty { ring.sync() }

@@ -203,7 +203,9 @@ public final class Display {
         }
         var why = ""
         listRing = makeListRing(why: &why)
-        if listRing != nil {
+        if listRing is WaylandListRing {
+            pathReason += "; a scroll changes which row of the list's ring a wl_shm buffer starts from, not the pixels"
+        } else if listRing != nil {
             pathReason += "; a scroll changes which row of the list's shared-memory ring the X server shows first, not the pixels"
         } else if path == .cpu && videoDriver == "x11" {
             pathReason += "; the list is drawn in the window surface (no shared-memory ring: \(why))"
@@ -291,8 +293,13 @@ public final class Display {
     }
 
     /// A ring for the list (`ListRing`) as large as the window surface, where the display
-    /// can show one: the CPU path on X11 with shared memory. Nil elsewhere; `why` says why.
+    /// can show one: the CPU path on X11 with shared memory, or on Wayland's wl_shm
+    /// buffers. Nil elsewhere; `why` says why.
     func makeListRing(why: inout String) -> (any ListRing)? {
+        if let wayland {
+            let surface = wayland.surface.pointee
+            return WaylandListRing(surface: wayland, width: surface.w, height: surface.h, pixelFormat: surface.format.pointee.format)
+        }
         guard path == .cpu, videoDriver == "x11" else {
             why = "not the CPU path on X11"
             return nil
