@@ -24,6 +24,24 @@ extension SDLSuite { @Suite struct ListRingTests {
         /// When set, a show takes its rows one ring row off: a ring that lost track of its
         /// first row (the test's own check that a wrong screen is seen).
         var misplace = false
+        /// Wayland's way (`RingBuffers`): the screen is the buffer last filled, shown from
+        /// the row its frame says; two buffers alternate as the compositor releases them.
+        /// Nil: the X server's way (rows copied out of the ring).
+        var wayland: Wayland?
+        struct Wayland {
+            var buffers: RingBuffers
+            var memory: [UnsafeMutablePointer<UInt32>]
+            var filled: [Bool]
+            var next = 0
+            var first: Int32 = 0
+            var written: [Range<Int32>] = []
+            var ringFrame = false
+            var shownFirst: Int32?
+            /// Pixels copied into buffers by the frames that moved the list, one entry each.
+            var copiedWhenMoved: [Int] = []
+            /// A pixel that changed on screen outside the frame's damage, if any.
+            var undamaged: String?
+        }
 
         init(width: Int, height: Int, pixelFormat: UInt32) {
             self.width = width
@@ -38,6 +56,24 @@ extension SDLSuite { @Suite struct ListRingTests {
         deinit {
             ring.deallocate()
             SDL_FreeFormat(format)
+            for memory in wayland?.memory ?? [] { memory.deallocate() }
+        }
+
+        func useWayland() {
+            let buffers = RingBuffers(width: Int32(width), height: Int32(height), buffers: 2)
+            let memory = (0..<2).map { _ in
+                let m = UnsafeMutablePointer<UInt32>.allocate(capacity: width * Int(buffers.rows))
+                m.initialize(repeating: 0x00AB_CDEF, count: width * Int(buffers.rows))   // undefined, as a new pool's
+                return m
+            }
+            wayland = Wayland(buffers: buffers, memory: memory, filled: [false, false])
+        }
+
+        func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>]) {
+            guard wayland != nil else { return show(rows, first: first) }
+            wayland!.first = first
+            wayland!.written = written
+            wayland!.ringFrame = true
         }
 
         func show(_ rows: Range<Int32>, first: Int32) {
@@ -53,8 +89,52 @@ extension SDLSuite { @Suite struct ListRingTests {
 
         func sync() {}
 
+        /// Wayland's present (`WaylandSurface.presentRing`): the next buffer brought up to
+        /// date, then shown from its offset; checks that every pixel that changed on screen
+        /// lies in the damage.
+        private func present(_ surface: UnsafeMutablePointer<SDL_Surface>, _ rects: [SDL_Rect]?) {
+            guard var w = wayland else { return }
+            defer { wayland = w }
+            let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
+            #expect(Int(surface.pointee.pitch) == width * 4)
+            let window = SDL_Rect(x: 0, y: 0, w: Int32(width), h: Int32(height))
+            let changed = (rects ?? [window]).compactMap { r -> SDL_Rect? in
+                var a = r, b = window, c = SDL_Rect()
+                return SDL_IntersectRect(&a, &b, &c) == SDL_TRUE ? c : nil
+            }
+            defer { w.written = []; w.ringFrame = false }
+            guard let offset = w.buffers.begin(first: w.first, written: w.written, changed: changed, ringFrame: w.ringFrame) else { return }
+            let index = w.next
+            w.next = 1 - index
+            var damage: [SDL_Rect] = []
+            let copied = w.buffers.fill(index, fresh: !w.filled[index], pixels: w.memory[index], stride: width, offset: offset,
+                                        first: w.first, written: w.written, ring: ring, surface: source) { damage.append($0) }
+            w.filled[index] = true
+            if w.shownFirst != nil && w.shownFirst != w.first { w.copiedWhenMoved.append(copied) }
+            w.shownFirst = w.first
+            let view = w.memory[index] + Int(offset) * width
+            pixels.withUnsafeMutableBufferPointer { screen in
+                let shown = screen.baseAddress!
+                for y in 0..<height where memcmp(shown + y * width, view + y * width, width * 4) != 0 {
+                    // A row the damage covers whole changes as it likes; elsewhere each pixel
+                    // that changed must lie in a damaged rectangle.
+                    let whole = damage.contains { $0.x <= 0 && Int($0.x + $0.w) >= width && Int($0.y) <= y && y < Int($0.y + $0.h) }
+                    if !whole && w.undamaged == nil {
+                        for x in 0..<width where shown[y * width + x] & 0xFF_FFFF != view[y * width + x] & 0xFF_FFFF {
+                            if !damage.contains(where: { Int($0.x) <= x && x < Int($0.x + $0.w) && Int($0.y) <= y && y < Int($0.y + $0.h) }) {
+                                w.undamaged = "pixel (\(x), \(y)) changed outside the damage \(damage)"
+                                break
+                            }
+                        }
+                    }
+                    (shown + y * width).update(from: view + y * width, count: width)
+                }
+            }
+        }
+
         /// What the window surface's present sends: `rects` (nil: all) of its pixels.
         func take(_ surface: UnsafeMutablePointer<SDL_Surface>, _ rects: [SDL_Rect]?) {
+            if wayland != nil { return present(surface, rects) }
             let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
             let stride = Int(surface.pointee.pitch) / 4
             let all = [SDL_Rect(x: 0, y: 0, w: Int32(width), h: Int32(height))]
@@ -92,19 +172,44 @@ extension SDLSuite { @Suite struct ListRingTests {
         #expect(result.medianWritten < 0.1, "\(result)")
     }
 
+    /// On Wayland the ring is shown through buffers that hold it from some row on
+    /// (`RingBuffers`): the buffer shown equals the scene drawn whole, frame by frame; what
+    /// changed on screen lies in the damage; and a frame that moves the list copies a small
+    /// part of the window into the buffer (the rows it brings in, the overlays), not all.
+    @Test(arguments: [1.0, 2.0])
+    func waylandBuffersShowTheSceneDrawnWhole(scale: Double) throws {
+        var wayland: Screen.Wayland?
+        let result = try play(scale: scale) { screen in
+            screen.useWayland()
+        } after: { screen in
+            wayland = screen.wayland
+        }
+        #expect(result.wrong == nil, "\(result)")
+        #expect(result.ringFrames > 300 && result.movedFrames > 100, "\(result)")
+        let w = try #require(wayland)
+        #expect(w.undamaged == nil, "\(w.undamaged ?? "")")
+        let copied = w.copiedWhenMoved.sorted()
+        #expect(copied.count > 100)
+        let window = Double(w.buffers.width) * Double(w.buffers.height)
+        #expect(Double(copied[copied.count / 2]) < 0.25 * window, "median pixels copied when the list moved: \(copied[copied.count / 2]) of \(window)")
+    }
+
     /// The comparison sees a wrong screen: a ring shown one row off is caught at once.
     @Test func aRingShownFromTheWrongRowIsCaught() throws {
         let result = try play(scale: 1, misplace: true)
         #expect(result.wrong != nil, "\(result)")
     }
 
-    private func play(scale: Double, misplace: Bool = false) throws -> Result {
+    private func play(scale: Double, misplace: Bool = false, before: (Screen) -> Void = { _ in },
+                      after: (Screen) -> Void = { _ in }) throws -> Result {
         let drawn = try Headless(scale: scale)
         let reference = try Headless(scale: scale)
         let surface = try #require(SDL_GetWindowSurface(drawn.display.window))
         let (w, h) = (Int(surface.pointee.w), Int(surface.pointee.h))
         let screen = Screen(width: w, height: h, pixelFormat: surface.pointee.format.pointee.format)
         screen.misplace = misplace
+        before(screen)
+        defer { after(screen) }
         drawn.painter.ring = screen
         let script = try GestureScript(parsing: IncrementalDrawTests.script + """
 

@@ -13,9 +13,9 @@ import Glibc
 ///
 /// With the list in a ring (`WaylandListRing`, the counterpart of X11's), a buffer holds
 /// the ring from some row on and a little past its end again, and shows the window's rows
-/// from the row the window's top shows: a scroll makes a new wl_buffer over the same
-/// memory at another offset (a request, no pixels) and copies only the ring rows it
-/// wrote, as on X11. Only the overlays come from `surface`. Copying the whole window into
+/// from the row the window's top shows (`RingBuffers`): a scroll makes a new wl_buffer
+/// over the same memory at another offset (a request, no pixels) and copies only the ring
+/// rows it wrote, as on X11. Only the overlays come from `surface`. Copying the whole window into
 /// a buffer each scrolling frame was 40% of the process's CPU (perf, bench-wayland's
 /// replay): the buffer the compositor last read is cold in this core's cache.
 /// (wp_viewporter's source rectangle would do the same, but cage 0.1.4 does not offer it,
@@ -28,33 +28,20 @@ final class WaylandSurface {
     private let window: OpaquePointer
     private let memory: UnsafeMutableRawPointer
     private let capacity: Int
-    /// For each buffer, what it lacks of the frame on screen: a buffer brought up to date
-    /// gets only that.
-    private var missing: [Missing]
+    /// For each buffer, the window's rectangles changed since it was last shown: a buffer
+    /// brought up to date gets only those.
+    private var stale: [[SDL_Rect]]
     private var changed: [SDL_Rect] = []
     /// The compositor answered a request with an error or hung up.
     private(set) var broken = false
-    /// The list's ring, where the painter draws the list into one; its frames say which
-    /// ring row the window's top shows (`first`) and which window rows' ring rows they
-    /// wrote (`written`, this frame's).
+    /// The list's ring, where the painter draws the list into one, and what its buffers
+    /// lack (`RingBuffers`). Its frames say which ring row the window's top shows
+    /// (`first`) and which window rows' ring rows they wrote (`written`, this frame's).
     private weak var ring: WaylandListRing?
+    private var ringBuffers: RingBuffers?
     private var first: Int32 = 0
     private var written: [Range<Int32>] = []
-    /// The ring row each buffer's memory starts with, and the ring row the window's top
-    /// showed in the last frame committed (nil: none since the ring was made).
-    private var base: Int32 = 0
-    private var shownFirst: Int32?
-    /// What the last frame took from `surface` (window pixels): where the next frame
-    /// shows the list again, the screen changes.
-    private var previous: [SDL_Rect] = []
-
-    /// What a buffer lacks: without a ring, rectangles of the window (from `surface`);
-    /// with one, ring rows (from the ring), and the rectangles of its memory that hold
-    /// `surface`'s pixels (overlays) instead of the list's.
-    private struct Missing {
-        var rects: [SDL_Rect] = []
-        var ringRows: [Range<Int32>] = []
-    }
+    private var ringFrameNow = false
 
     /// Buffers for `window`, a Wayland window; nil with the reason in `why` elsewhere, or
     /// where the compositor offers no shared memory SDL's pixels fit.
@@ -96,13 +83,9 @@ final class WaylandSurface {
         surface = made
         self.shm = shm
         self.window = window
-        missing = Array(repeating: Missing(), count: Int(ovs_wl_shm_most))
-        for i in missing.indices {
-            missing[i].rects.reserveCapacity(16)
-            missing[i].ringRows.reserveCapacity(32)
-        }
+        stale = Array(repeating: [], count: Int(ovs_wl_shm_most))
+        for i in stale.indices { stale[i].reserveCapacity(16) }
         changed.reserveCapacity(16)
-        previous.reserveCapacity(16)
         written.reserveCapacity(16)
     }
 
@@ -137,7 +120,7 @@ final class WaylandSurface {
     /// The ring the painter draws the list into from now on (`WaylandListRing`).
     func attach(_ ring: WaylandListRing) {
         self.ring = ring
-        shownFirst = nil
+        ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: Int(ovs_wl_shm_most))
         written.removeAll(keepingCapacity: true)
     }
 
@@ -147,6 +130,7 @@ final class WaylandSurface {
         self.first = first
         self.written.removeAll(keepingCapacity: true)
         self.written.append(contentsOf: written)
+        ringFrameNow = true
     }
 
     /// Shows the frame: `rects` (pixels) changed in `surface` since the last present;
@@ -166,91 +150,45 @@ final class WaylandSurface {
         }
         if let ring, ring.width == width, ring.height == height { return presentRing(ring) }
         guard !changed.isEmpty else { return }
-        for i in missing.indices { Self.add(changed, to: &missing[i].rects, bounds: window) }
+        for i in stale.indices { Self.add(changed, to: &stale[i], bounds: window) }
         guard let got = acquire(width: width, height: height, rows: height, offset: 0, most: Int32(ovs_wl_shm_most)) else { return }
         let (pixels, stride, buffer, fresh) = got
-        if fresh { missing[buffer].rects = [window] }
+        if fresh { stale[buffer] = [window] }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
-        for rect in missing[buffer].rects {
+        for rect in stale[buffer] {
             for row in rect.y..<(rect.y + rect.h) {
                 (pixels + Int(row) * stride + Int(rect.x))
                     .update(from: source + Int(row) * Int(width) + Int(rect.x), count: Int(rect.w))
             }
         }
-        missing[buffer].rects.removeAll(keepingCapacity: true)
+        stale[buffer].removeAll(keepingCapacity: true)
         for rect in changed { ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h) }
         if ovs_wl_shm_commit(shm) < 0 { lose() }
     }
 
-    /// A frame with the list in `ring`: the buffer shows the window from its row
-    /// `first - base` on (mod the ring's height); it gets the ring rows it lacks (twice
-    /// where its memory holds a row twice), the list back where its overlays were, and
-    /// this frame's rectangles from `surface`.
+    /// A frame with the list in `ring`, shown through buffers that hold the ring from
+    /// some row on (`RingBuffers`): the buffer shows the window from the row the frame's
+    /// `first` falls on, and gets only what it lacks.
     private func presentRing(_ ring: WaylandListRing) {
-        let width = ring.width, height = ring.height
-        let moved = shownFirst != first
-        guard moved || !changed.isEmpty || !written.isEmpty else { return }
-        defer { written.removeAll(keepingCapacity: true) }
-        // How far the list may move before a buffer's memory is written again from
-        // another row: half a window, either way.
-        let extra = height / 2
-        let rows = height + extra
-        for band in written {
-            let top = (first + band.lowerBound) % height, count = Int32(band.count)
-            let end = min(height, top + count)
-            for i in missing.indices {
-                Self.add(top..<end, to: &missing[i].ringRows)
-                if top + count > height { Self.add(0..<(top + count - height), to: &missing[i].ringRows) }
-            }
+        defer {
+            written.removeAll(keepingCapacity: true)
+            ringFrameNow = false
         }
-        var offset = Self.mod(first - base, height)
-        if offset > extra {
-            base = Self.mod(first - extra / 2, height)
-            offset = Self.mod(first - base, height)
-            for i in missing.indices { missing[i] = Missing(rects: [], ringRows: [0..<height]) }
+        if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height {
+            ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: Int(ovs_wl_shm_most))
         }
+        guard var buffers = ringBuffers else { return }
+        ringBuffers = nil       // uniquely referenced while it changes
+        defer { ringBuffers = buffers }
+        guard let offset = buffers.begin(first: first, written: written, changed: changed, ringFrame: ringFrameNow) else { return }
         // Two: the one the compositor shows and the next. A third, made when a release is
-        // late, would cost more memory than the wait.
-        guard let got = acquire(width: width, height: height, rows: rows, offset: offset, most: 2) else { return }
-        let (pixels, stride, buffer, fresh) = got
-        if fresh { missing[buffer] = Missing(rects: [], ringRows: [0..<height]) }
-        let list = ring.pixels, w = Int(width)
-        func copy(ringRow: Int32, x: Int32, count: Int32, to row: Int32) {
-            (pixels + Int(row) * stride + Int(x)).update(from: list + Int(ringRow) * w + Int(x), count: Int(count))
-        }
-        // The list back where this buffer last showed overlays.
-        for rect in missing[buffer].rects {
-            for row in rect.y..<(rect.y + rect.h) { copy(ringRow: (base + row) % height, x: rect.x, count: rect.w, to: row) }
-        }
-        for band in missing[buffer].ringRows {
-            for ringRow in band {
-                let row = Self.mod(ringRow - base, height)
-                copy(ringRow: ringRow, x: 0, count: width, to: row)
-                if row + height < rows { copy(ringRow: ringRow, x: 0, count: width, to: row + height) }
-            }
-        }
-        missing[buffer].ringRows.removeAll(keepingCapacity: true)
-        missing[buffer].rects.removeAll(keepingCapacity: true)
+        // late, would cost more memory (a window and a half) than the wait.
+        guard let got = acquire(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset, most: 2) else { return }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
-        for rect in changed {
-            for row in rect.y..<(rect.y + rect.h) {
-                (pixels + Int(offset + row) * stride + Int(rect.x))
-                    .update(from: source + Int(row) * w + Int(rect.x), count: Int(rect.w))
-            }
-            missing[buffer].rects.append(SDL_Rect(x: rect.x, y: rect.y + offset, w: rect.w, h: rect.h))
+        buffers.fill(got.index, fresh: got.fresh, pixels: got.pixels, stride: got.stride, offset: offset, first: first,
+                     written: written, ring: ring.pixels, surface: source) { rect in
+            ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h)
         }
-        // What differs from the frame on screen: everything when the list moved; else the
-        // rows written, this frame's overlays and where last frame's were.
-        if moved {
-            ovs_wl_shm_damage(shm, 0, 0, width, height)
-        } else {
-            for band in written { ovs_wl_shm_damage(shm, 0, band.lowerBound, width, Int32(band.count)) }
-            for rect in changed { ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h) }
-            for rect in previous { ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h) }
-        }
-        previous.removeAll(keepingCapacity: true)
-        previous.append(contentsOf: changed)
-        shownFirst = first
         if ovs_wl_shm_commit(shm) < 0 { lose() }
     }
 
@@ -299,26 +237,6 @@ final class WaylandSurface {
         list.removeAll(keepingCapacity: true)
         list.append(box)
     }
-
-    /// Adds ring rows `band` to what a buffer lacks, merged with a band it meets; past a
-    /// few frames' worth (two or three bands a frame), their span.
-    private static func add(_ band: Range<Int32>, to list: inout [Range<Int32>]) {
-        guard !band.isEmpty else { return }
-        var merged = band
-        list.removeAll { other in
-            guard other.lowerBound <= merged.upperBound, merged.lowerBound <= other.upperBound else { return false }
-            merged = min(merged.lowerBound, other.lowerBound)..<max(merged.upperBound, other.upperBound)
-            return true
-        }
-        list.append(merged)
-        guard list.count > 24 else { return }
-        var low = merged.lowerBound, high = merged.upperBound
-        for other in list { (low, high) = (min(low, other.lowerBound), max(high, other.upperBound)) }
-        list.removeAll(keepingCapacity: true)
-        list.append(low..<high)
-    }
-
-    private static func mod(_ a: Int32, _ n: Int32) -> Int32 { (a % n + n) % n }
 
     private static func contains(_ outer: SDL_Rect, _ inner: SDL_Rect) -> Bool {
         inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h
