@@ -71,7 +71,7 @@ struct RingBuffers {
         current.removeAll(keepingCapacity: true)
         // A ring frame drew every overlay anew; any other kept last frame's as they were.
         if !ringFrame { current.append(contentsOf: before) }
-        for rect in changed { Self.add(rect, to: &current) }
+        for rect in changed { Self.add(rect, to: &current, exact: true) }
         var offset = Self.mod(first - base, height)
         if offset > extra {
             base = Self.mod(first - extra / 2, height)
@@ -157,13 +157,14 @@ struct RingBuffers {
     }
 
     /// Adds `rect` to a list, each pixel once where one holds the other; past a handful,
-    /// their bounding box (one copy of a few more pixels costs less than many).
-    static func add(_ rect: SDL_Rect, to list: inout [SDL_Rect]) {
+    /// their bounding box (one copy of a few more pixels costs less than many), unless
+    /// `exact`: where the surface is current must never grow over where it is stale.
+    static func add(_ rect: SDL_Rect, to list: inout [SDL_Rect], exact: Bool = false) {
         guard rect.w > 0, rect.h > 0 else { return }
         if list.contains(where: { contains($0, rect) }) { return }
         list.removeAll { contains(rect, $0) }
         list.append(rect)
-        guard list.count > 8 else { return }
+        guard list.count > 8, !exact else { return }
         var box = list[0]
         for var other in list {
             var union = SDL_Rect()

@@ -150,7 +150,11 @@ final class WaylandSurface {
         }
         if let ring, ring.width == width, ring.height == height { return presentRing(ring) }
         guard !changed.isEmpty else { return }
-        for i in stale.indices { Self.add(changed, to: &stale[i], bounds: window) }
+        // Each pixel once (`RingBuffers.add`): a scroll damages the whole window frame
+        // after frame, and copying it twice cost twice.
+        for i in stale.indices {
+            for rect in changed { RingBuffers.add(rect, to: &stale[i]) }
+        }
         guard let got = acquire(width: width, height: height, rows: height, offset: 0, most: Int32(ovs_wl_shm_most)) else { return }
         let (pixels, stride, buffer, fresh) = got
         if fresh { stale[buffer] = [window] }
@@ -216,29 +220,4 @@ final class WaylandSurface {
     var releases: Int { ovs_wl_shm_releases(shm) }
 
     private func lose() { broken = true }
-
-    /// Adds `rects` to what a buffer missed, each pixel once: a rectangle inside one
-    /// already there adds nothing, one that covers others replaces them (a scroll damages
-    /// the whole window frame after frame, and copying it twice cost twice). Past a
-    /// handful, their bounding box: one copy of a few more pixels costs less than many.
-    private static func add(_ rects: [SDL_Rect], to list: inout [SDL_Rect], bounds: SDL_Rect) {
-        for rect in rects {
-            if list.contains(where: { contains($0, rect) }) { continue }
-            list.removeAll { contains(rect, $0) }
-            list.append(rect)
-        }
-        guard list.count > 8 else { return }
-        var box = list[0]
-        for var rect in list {
-            var union = SDL_Rect()
-            SDL_UnionRect(&box, &rect, &union)
-            box = union
-        }
-        list.removeAll(keepingCapacity: true)
-        list.append(box)
-    }
-
-    private static func contains(_ outer: SDL_Rect, _ inner: SDL_Rect) -> Bool {
-        inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h
-    }
 }
