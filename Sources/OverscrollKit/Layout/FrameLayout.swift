@@ -31,6 +31,9 @@ public struct FrameLayout: Sendable {
     public private(set) var status: StatusLayout?
     public private(set) var indicator: IndicatorLayout?
     public private(set) var scrollBar: ScrollBarLayout?
+    /// The bar's layout while it is hidden: its fills keep their storage for the next
+    /// time it shows (a new one allocated once per gesture, in steady state).
+    private var parkedScrollBar: ScrollBarLayout?
     public private(set) var banner: BannerLayout?
     public private(set) var hud: HUDLayout?
     /// The white blended over the whole window, 0…1 (the threshold flash).
@@ -105,9 +108,15 @@ public struct FrameLayout: Sendable {
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, w: width, h: height) }
 
     private mutating func updateScrollBar(_ bar: ScrollBarScene?) {
-        guard let bar else { scrollBar = nil; return }
-        var layout = scrollBar ?? ScrollBarLayout()
-        scrollBar = nil      // keep `layout.fills` uniquely referenced while it is refilled
+        guard let bar else {
+            if scrollBar != nil { parkedScrollBar = scrollBar }
+            scrollBar = nil
+            return
+        }
+        var layout = scrollBar ?? parkedScrollBar ?? ScrollBarLayout()
+        // Keep `layout.fills` uniquely referenced while it is refilled.
+        scrollBar = nil
+        parkedScrollBar = nil
         layout.update(bar, scale: scale)
         scrollBar = layout
     }
