@@ -141,5 +141,21 @@ extension SDLSuite { @Suite struct TextRenderTests {
         #expect(after >= 1)
         #expect(headless.painter.text.rasterizations == after)
     }
+
+    @Test func labelsAskedForEveryFrameOutliveWordsThatChange() throws {
+        // The HUD's words change twice a second; the status line is asked for every frame.
+        let headless = try Headless()
+        let text = headless.painter.text
+        _ = text.label("Refreshing…")
+        let before = text.rasterizations
+        for n in 0..<(3 * text.labelLimit) {
+            _ = text.label("janky \(n) in last 2 s")
+            _ = text.label("Refreshing…")
+        }
+        // One rasterization a changing word, none again for the status line.
+        #expect(text.rasterizations - before == 3 * text.labelLimit)
+        _ = text.label("janky 0 in last 2 s")
+        #expect(text.rasterizations - before == 3 * text.labelLimit + 1, "the oldest word was not the one dropped")
+    }
 }
 }

@@ -39,7 +39,12 @@ public final class TextCache {
     /// when copied); labels are white, tinted by the painter.
     public let rowColor: SDL_Color
     private var rows: [Int: Entry?] = [:]
-    private var labels: [String: Entry?] = [:]
+    /// Labels with the frame count they were last asked for: the HUD's words change twice a
+    /// second, and evicting the least recently used keeps the status line's and the banner's
+    /// textures (asked for every frame) instead of rasterizing them again.
+    private var labels: [String: (entry: Entry?, used: UInt64)] = [:]
+    private var labelUses: UInt64 = 0
+    let labelLimit = 32
     /// Keep at most this many row textures; beyond it, rows far off screen are dropped.
     let rowLimit = 512
     /// How many rasterizations were attempted, to show a failed one is not retried.
@@ -101,11 +106,18 @@ public final class TextCache {
     }
 
     public func label(_ text: String) -> Entry? {
-        if let hit = labels[text] { return hit }
+        labelUses &+= 1
+        if let hit = labels[text] {
+            labels[text]?.used = labelUses
+            return hit.entry
+        }
         let entry = rasterize(text, color: SDL_Color(r: 255, g: 255, b: 255, a: 255), padding: 0,
                               texture: true, surface: display.path == .cpu)
-        if labels.count >= 32 { for case let e? in labels.values { Self.free(e) }; labels.removeAll() }
-        labels[text] = entry
+        if labels.count >= labelLimit, let oldest = labels.min(by: { $0.value.used < $1.value.used }) {
+            if let e = oldest.value.entry { Self.free(e) }
+            labels.removeValue(forKey: oldest.key)
+        }
+        labels[text] = (entry, labelUses)
         return entry
     }
 
@@ -154,7 +166,7 @@ public final class TextCache {
 
     private func purge() {
         for case let e? in rows.values { Self.free(e) }
-        for case let e? in labels.values { Self.free(e) }
+        for case let e? in labels.values.map(\.entry) { Self.free(e) }
         rows.removeAll()
         labels.removeAll()
     }
