@@ -17,7 +17,7 @@ struct RingBuffers {
     let width: Int32
     let height: Int32
     /// Rows held twice: how far the list may move from a buffer's base before every
-    /// buffer is written again from a new one. Half a window each way from the middle.
+    /// buffer is written again from a new one (half a window).
     let extra: Int32
     /// Rows of memory a buffer needs.
     var rows: Int32 { height + extra }
@@ -74,8 +74,11 @@ struct RingBuffers {
         for rect in changed { Self.add(rect, to: &current, exact: true) }
         var offset = Self.mod(first - base, height)
         if offset > extra {
-            base = Self.mod(first - extra / 2, height)
-            offset = Self.mod(first - base, height)
+            // A new base, with all the room on the side the list is moving to: a fling
+            // goes on the same way, and every new base costs every buffer whole.
+            let step = shownFirst.map { Self.mod(first - $0 + height / 2, height) - height / 2 } ?? 0
+            offset = step > 0 ? 0 : step < 0 ? extra : extra / 2
+            base = Self.mod(first - offset, height)
             for i in lacks.indices {
                 lacks[i].ringRows.removeAll(keepingCapacity: true)
                 lacks[i].ringRows.append(0..<height)
