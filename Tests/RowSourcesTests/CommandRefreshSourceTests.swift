@@ -20,13 +20,13 @@ struct CommandRefreshSourceTests {
 
     @Test func quittingKillsACommandStillRunning() {
         let inbox = RefreshInbox()
-        let source = CommandRefreshSource(arguments: ["sleep", "30"], timeout: 60)
+        // A 300 s command with a 600 s timeout: a completion within waitForCompletion's
+        // minute can only come from cancelAll ending it.
+        let source = CommandRefreshSource(arguments: ["sleep", "300"], timeout: 600)
         source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
         #expect(eventually { source.running.count == 1 })
-        let started = Date()
         source.cancelAll()
         let completion = waitForCompletion(inbox, generation: 1)
-        #expect(Date().timeIntervalSince(started) < 5, "the 30 s command was not ended")
         guard case .failure(let message)? = completion?.result else {
             Issue.record("expected a failure, got \(String(describing: completion))")
             return
@@ -58,10 +58,9 @@ struct CommandRefreshSourceTests {
     }
 
     @Test func aFloodOnStderrDoesNotBlockTheCommand() {
-        // Far more than a pipe holds: it must be drained, not left to fill.
-        let started = MonotonicClock.now()
-        #expect(run(["sh", "-c", "head -c 3000000 /dev/zero >&2; echo ok"]) == .success(["ok"]))
-        #expect(MonotonicClock.now() - started < 3)
+        // Far more than a pipe holds: it must be drained, not left to fill (a full pipe
+        // would hold the command until its timeout, a failure).
+        #expect(run(["sh", "-c", "head -c 3000000 /dev/zero >&2; echo ok"], timeout: 30) == .success(["ok"]))
     }
 
     @Test func runsOverlapIndependently() {
@@ -145,40 +144,38 @@ struct CommandRefreshSourceTests {
     }
 
     @Test func timeoutAlsoKillsChildrenThatIgnoreSIGTERM() throws {
-        let started = MonotonicClock.now()
-        let result = run(["sh", "-c", "trap '' TERM; sleep 30 & wait"], timeout: 0.3)
+        // The result comes only once the group is gone: a sleep that outlived the kill
+        // would hold it past waitForCompletion's minute (nil, not the failure).
+        let result = run(["sh", "-c", "trap '' TERM; sleep 300 & wait"], timeout: 0.3)
         #expect(result == .failure("'sh' timed out after 300 ms"))
-        #expect(MonotonicClock.now() - started < 2)
     }
 
     @Test func aStrayChildHoldingTheOutputDoesNotHoldTheRefresh() throws {
         let pidFile = try writeTemporaryFile([])
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         // The command exits at once, but a background sleep keeps its stdout open.
-        let started = MonotonicClock.now()
-        let result = run(["sh", "-c", "sleep 30 & echo $! > '\(pidFile)'; echo done"], timeout: 10)
-        #expect(result == .success(["done"]))
-        #expect(MonotonicClock.now() - started < 2, "it waited for the stray sleep")
+        // Waiting for the stray sleep would end in the timeout (a failure), not a success.
+        let result = run(["sh", "-c", "sleep 300 & echo $! > '\(pidFile)'; echo done"], timeout: 30)
+        #expect(result == .success(["done"]), "it waited for the stray sleep")
         let stray = Int32(try String(contentsOfFile: pidFile, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines))
         try #require(stray != nil)
         #expect(eventually { !isRunning(stray!) }, "the stray sleep survived")
     }
 
-    @Test func endlessOutputIsCutAtMaxRowsQuickly() {
-        let started = MonotonicClock.now()
-        let result = run(["yes"], timeout: 10)
-        #expect(MonotonicClock.now() - started < 3)
+    @Test func endlessOutputIsCutAtMaxRows() {
+        // Only cutting the output and ending `yes` makes this a success, not a timeout.
+        let result = run(["yes"], timeout: 30)
         guard case .success(let rows) = result else { Issue.record("\(result)"); return }
         #expect(rows.count == 5000, "the notice is one of the 5000 rows")
         #expect(rows.dropLast().allSatisfy { $0 == "y" })
         #expect(rows.last == "… output cut at 5000 rows")
     }
 
-    @Test func hugeOutputIsCutAtMaxBytesQuickly() {
-        let started = MonotonicClock.now()
-        let result = run(["sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' x"], timeout: 10)
-        #expect(MonotonicClock.now() - started < 3)
+    @Test func endlessOutputIsCutAtMaxBytesAndTheCommandEnded() {
+        // One line that never ends: only cutting it and ending the command makes this a
+        // success; waiting for the output's end would run into the timeout (a failure).
+        let result = run(["sh", "-c", "tr '\\0' x < /dev/zero"], timeout: 30)
         guard case .success(let rows) = result else { Issue.record("\(result)"); return }
         // One line, cut through at 1 MiB, then the notice; the row holds what a row can
         // show of it (RowText).
@@ -235,7 +232,7 @@ struct CommandRefreshSourceTests {
 }
 
 /// The completion, once the worker thread has posted it (nil after `within` seconds).
-private func waitForCompletion(_ inbox: RefreshInbox, generation: Int, within: Double = 10) -> RefreshCompletion? {
+private func waitForCompletion(_ inbox: RefreshInbox, generation: Int, within: Double = 60) -> RefreshCompletion? {
     let deadline = MonotonicClock.now() + within
     while MonotonicClock.now() < deadline {
         if let completion = inbox.take(generation: generation, dueBy: .infinity) { return completion }
