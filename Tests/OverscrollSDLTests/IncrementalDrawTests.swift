@@ -1,6 +1,7 @@
 import CSDL
 import Foundation
 import OverscrollKit
+import RowSources
 import Testing
 @testable import OverscrollSDL
 
@@ -51,17 +52,16 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
         var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })
         var driver = ReplayDriver(script: script, fps: 60)
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
-        var refreshes = ScriptedRefreshes()
         var scene = Scene(), previous: Scene?
         var shown: Image?
-        var counts = (frames: 0, partial: 0, nothing: 0)
-        repeat {
-            refreshes.step(&model, &driver)
+        var counts = (frames: 0, partial: 0, nothing: 0, refreshes: 0)
+        driver.play(&model, source: ScriptedRefreshes()) { played, model in
+            if played.effects.refreshRequest != nil { counts.refreshes += 1 }
             scene.update(model: model)
             // The frame-time graph over the second half.
-            if driver.time > 2 {
-                let t = driver.time
-                _ = profiler.record(FrameTiming(frame: driver.frame, frameStart: t, inputDone: t + 0.001, updateDone: t + 0.002,
+            if played.time > 2 {
+                let t = played.time
+                _ = profiler.record(FrameTiming(frame: played.frame, frameStart: t, inputDone: t + 0.001, updateDone: t + 0.002,
                                                 renderDone: t + 0.004 + 0.002 * sin(t * 7), presentStart: t + 0.007,
                                                 presentDone: t + 0.008, interval: 1.0 / 60, latency: nil, state: .idle))
                 scene.showHUD(profiler)
@@ -70,26 +70,27 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
             let painted = headless.painter.draw(scene, since: previous)
             let window = (w: Int32(480 * scale), h: Int32(800 * scale))
             let outsideWindow = headless.painter.damage.first { $0.x < 0 || $0.y < 0 || $0.x + $0.w > window.w || $0.y + $0.h > window.h }
-            #expect(outsideWindow == nil, "frame \(driver.frame): presents \(outsideWindow!) beyond the window")
+            #expect(outsideWindow == nil, "frame \(played.frame): presents \(outsideWindow!) beyond the window")
             headless.painter.present(painted)
             let partial = headless.readPixels()
             if let before = shown {
                 let outside = changedOutside(painted, headless.painter.damage, before: before, after: partial)
-                #expect(outside == nil, "frame \(driver.frame) at \(driver.time) s: pixel \(outside!) changed but was not presented")
+                #expect(outside == nil, "frame \(played.frame) at \(played.time) s: pixel \(outside!) changed but was not presented")
             }
             headless.painter.draw(scene)
             let whole = headless.readPixels()
             let wrong = firstDifference(partial, whole)
-            #expect(wrong == nil, "frame \(driver.frame) at \(driver.time) s (\(painted)): pixel \(wrong!) differs from a whole draw")
-            if wrong != nil { return }
+            #expect(wrong == nil, "frame \(played.frame) at \(played.time) s (\(painted)): pixel \(wrong!) differs from a whole draw")
+            if wrong != nil { return false }
             counts.frames += 1
             if painted == .rects { counts.partial += 1 }
             if painted == .nothing { counts.nothing += 1 }
             shown = whole
             previous = scene
-        } while !driver.endFrame(model: model)
+            return true
+        }
         // The run went through what it is meant to: both refreshes, and frames of each kind.
-        #expect(refreshes.count == 2)
+        #expect(counts.refreshes == 2)
         #expect(model.rows.count == 102)
         #expect(counts.partial > 10 && counts.nothing > 10 && counts.frames > 400, "\(counts)")
     }
@@ -126,23 +127,9 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
 
 /// The scripted drawing tests' refresh work: it answers 0.4 s after it starts, with new rows
 /// the first time and a failure after.
-struct ScriptedRefreshes {
-    private var inputs: [TimedInput] = []
-    private var pending: [RefreshCompletion] = []
-    private(set) var count = 0
-
-    /// Steps `model` to the driver's time with the script's inputs and the answers now due,
-    /// through the model's own frame (`OverscrollModel.frame`), as the program does.
-    mutating func step(_ model: inout OverscrollModel, _ driver: inout ReplayDriver) {
-        inputs.removeAll()
-        driver.collectInputs(into: &inputs)
-        let due = pending.filter { $0.time! <= driver.time }
-        pending.removeAll { $0.time! <= driver.time }
-        let effects = model.frame(&inputs, completions: due, to: driver.time)
-        if let request = effects.refreshRequest {
-            count += 1
-            let answer: RefreshResult = count == 1 ? .success(["New row one", "New row two"]) : .failure("server unreachable")
-            pending.append(RefreshCompletion(generation: request.generation, result: answer, time: request.startTime + 0.4))
-        }
+struct ScriptedRefreshes: RefreshSource {
+    func start(_ job: RefreshJob) {
+        let answer: RefreshResult = job.generation == 1 ? .success(["New row one", "New row two"]) : .failure("server unreachable")
+        job.complete(answer, at: job.startTime + 0.4)
     }
 }

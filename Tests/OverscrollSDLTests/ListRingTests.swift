@@ -1,6 +1,7 @@
 import CSDL
 import Foundation
 import OverscrollKit
+import RowSources
 import Testing
 @testable import OverscrollSDL
 
@@ -230,17 +231,18 @@ extension SDLSuite { @Suite struct ListRingTests {
         var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })
         var driver = ReplayDriver(script: script, fps: 60)
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
-        var refreshes = ScriptedRefreshes()
         var scene = Scene(), previous: Scene?
         var result = Result()
         var written: [Double] = [], sent: [Double] = []
-        repeat {
-            refreshes.step(&model, &driver)
+        var refreshes = 0
+        let whole = try #require(SDL_GetWindowSurface(reference.display.window))
+        driver.play(&model, source: ScriptedRefreshes()) { played, model in
+            if played.effects.refreshRequest != nil { refreshes += 1 }
             scene.update(model: model)
             // The frame-time graph for a stretch in the middle: an overlay the renderer draws.
-            if driver.time > 2 && driver.time < 6 {
-                let t = driver.time
-                _ = profiler.record(FrameTiming(frame: driver.frame, frameStart: t, inputDone: t + 0.001, updateDone: t + 0.002,
+            if played.time > 2 && played.time < 6 {
+                let t = played.time
+                _ = profiler.record(FrameTiming(frame: played.frame, frameStart: t, inputDone: t + 0.001, updateDone: t + 0.002,
                                                 renderDone: t + 0.004 + 0.002 * sin(t * 7), presentStart: t + 0.007,
                                                 presentDone: t + 0.008, interval: 1.0 / 60, latency: nil, state: .idle))
                 scene.showHUD(profiler)
@@ -267,15 +269,16 @@ extension SDLSuite { @Suite struct ListRingTests {
             }
             reference.painter.draw(scene)
             SDL_RenderFlush(reference.display.renderer)
-            let whole = try #require(SDL_GetWindowSurface(reference.display.window))
             if let wrong = firstDifference(screen.pixels, whole, width: w, height: h) {
-                result.wrong = "frame \(driver.frame) at \(driver.time) s (\(painted)): pixel (\(wrong.x), \(wrong.y)) is \(wrong.shown), drawn whole \(wrong.whole)"
-                return result
+                result.wrong = "frame \(played.frame) at \(played.time) s (\(painted)): pixel (\(wrong.x), \(wrong.y)) is \(wrong.shown), drawn whole \(wrong.whole)"
+                return false
             }
             result.frames += 1
             previous = scene
-        } while !driver.endFrame(model: model)
-        #expect(refreshes.count == 2)
+            return true
+        }
+        if result.wrong != nil { return result }
+        #expect(refreshes == 2)
         written.sort()
         sent.sort()
         if !written.isEmpty { result.medianWritten = written[written.count / 2]; result.medianSent = sent[sent.count / 2] }
