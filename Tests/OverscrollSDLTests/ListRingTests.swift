@@ -15,7 +15,11 @@ extension SDLSuite { @Suite struct ListRingTests {
     /// The ring, in memory of its own, and the window as the display server has it.
     final class Screen: ListRing {
         let width: Int, height: Int
-        let canvas: WindowCanvas
+        /// The ring's pixels, on X11; on Wayland the ring is kept as lines only and the
+        /// buffers' rows are written from them.
+        private let pixelsCanvas: WindowCanvas
+        var canvas: WindowCanvas? { wayland == nil ? pixelsCanvas : nil }
+        var bounds: SDL_Rect { pixelsCanvas.bounds }
         private let ring: UnsafeMutablePointer<UInt32>
         private let format: UnsafeMutablePointer<SDL_PixelFormat>
         /// What the window shows, in the surface's pixel format.
@@ -36,6 +40,7 @@ extension SDLSuite { @Suite struct ListRingTests {
             var next = 0
             var first: Int32 = 0
             var written: [Range<Int32>] = []
+            var lines: (any RingLines)?
             var ringFrame = false
             var shownFirst: Int32?
             /// Pixels copied into buffers by the frames that moved the list, one entry each.
@@ -50,7 +55,7 @@ extension SDLSuite { @Suite struct ListRingTests {
             ring = .allocate(capacity: width * height)
             ring.initialize(repeating: 0xDEAD_BEEF, count: width * height)
             format = SDL_AllocFormat(pixelFormat)!
-            canvas = WindowCanvas(pixels: ring, stride: width, width: Int32(width), height: Int32(height), format: format)
+            pixelsCanvas = WindowCanvas(pixels: ring, stride: width, width: Int32(width), height: Int32(height), format: format)
             pixels = Array(repeating: 0xFF00_FF, count: width * height)
         }
 
@@ -59,6 +64,9 @@ extension SDLSuite { @Suite struct ListRingTests {
             SDL_FreeFormat(format)
             for memory in wayland?.memory ?? [] { memory.deallocate() }
         }
+
+        /// Whether nothing was written into the ring's pixels (a Wayland ring keeps none).
+        var ringUntouched: Bool { (0..<(width * height)).allSatisfy { ring[$0] == 0xDEAD_BEEF } }
 
         func useWayland() {
             let buffers = RingBuffers(width: Int32(width), height: Int32(height), buffers: 2)
@@ -70,10 +78,11 @@ extension SDLSuite { @Suite struct ListRingTests {
             wayland = Wayland(buffers: buffers, memory: memory, filled: [false, false])
         }
 
-        func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>]) {
+        func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>], lines: any RingLines) {
             guard wayland != nil else { return show(rows, first: first) }
             wayland!.first = first
             wayland!.written = written
+            wayland!.lines = lines
             wayland!.ringFrame = true
         }
 
@@ -104,12 +113,14 @@ extension SDLSuite { @Suite struct ListRingTests {
                 return SDL_IntersectRect(&a, &b, &c) == SDL_TRUE ? c : nil
             }
             defer { w.written = []; w.ringFrame = false }
-            guard let offset = w.buffers.begin(first: w.first, written: w.written, changed: changed, ringFrame: w.ringFrame) else { return }
+            guard let lines = w.lines,
+                  let offset = w.buffers.begin(first: w.first, written: w.written, changed: changed, ringFrame: w.ringFrame) else { return }
             let index = w.next
             w.next = 1 - index
             var damage: [SDL_Rect] = []
-            let copied = w.buffers.fill(index, fresh: !w.filled[index], pixels: w.memory[index], stride: width, offset: offset,
-                                        first: w.first, written: w.written, ring: ring, surface: source) { damage.append($0) }
+            let buffer = WindowCanvas(pixels: w.memory[index], stride: width, width: Int32(width), height: w.buffers.rows, format: format)
+            let copied = w.buffers.fill(index, fresh: !w.filled[index], buffer: buffer, offset: offset,
+                                        first: w.first, written: w.written, lines: lines, surface: source) { damage.append($0) }
             w.filled[index] = true
             if w.shownFirst != nil && w.shownFirst != w.first { w.copiedWhenMoved.append(copied) }
             w.shownFirst = w.first
@@ -173,18 +184,23 @@ extension SDLSuite { @Suite struct ListRingTests {
         #expect(result.medianWritten < 0.1, "\(result)")
     }
 
-    /// On Wayland the ring is shown through buffers that hold it from some row on
-    /// (`RingBuffers`): the buffer shown equals the scene drawn whole, frame by frame; what
+    /// On Wayland the ring is kept as lines and shown through buffers that hold it from
+    /// some row on, written from those lines (`RingBuffers`): the buffer shown equals the
+    /// scene drawn whole, frame by frame; what
     /// changed on screen lies in the damage; and a frame that moves the list copies a small
     /// part of the window into the buffer (the rows it brings in, the overlays), not all.
     @Test(arguments: [1.0, 2.0])
     func waylandBuffersShowTheSceneDrawnWhole(scale: Double) throws {
         var wayland: Screen.Wayland?
+        var ringUntouched = false
         let result = try play(scale: scale) { screen in
             screen.useWayland()
         } after: { screen in
             wayland = screen.wayland
+            ringUntouched = screen.ringUntouched
         }
+        // The buffers' rows come from the ring's lines (`RingLines`): no pixels of a ring.
+        #expect(ringUntouched)
         #expect(result.wrong == nil, "\(result)")
         #expect(result.ringFrames > 300 && result.movedFrames > 100, "\(result)")
         let w = try #require(wayland)

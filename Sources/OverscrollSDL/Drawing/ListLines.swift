@@ -155,7 +155,7 @@ struct ListLines {
 
     /// The pixels [from, to) of a line to write so that it shows `new` where it showed `old`;
     /// from ≥ to when none.
-    private static func change(from old: Line, to new: Line, width: Int32) -> (Int32, Int32) {
+    static func change(from old: Line, to new: Line, width: Int32) -> (Int32, Int32) {
         if old.fill != new.fill { return (0, width) }
         if old.shows(new) { return (width, 0) }
         // Same colour: only where either span lies can a pixel differ.
@@ -169,6 +169,9 @@ struct ListLines {
 
     /// What each row of the ring (`ListRing`) holds, by ring row; empty until first written.
     private var ring: [Line] = []
+    /// The images `ring` shows, by slot: a frame drawn without the ring (the flash's)
+    /// replaces `images` and leaves the ring as it was.
+    private var ringImages: [Source] = []
     /// The ring row the window's top row shows.
     private(set) var ringFirst: Int32 = 0
     /// Pixels the last `writeRing` wrote (the benchmark's and the tests' figure).
@@ -179,12 +182,13 @@ struct ListLines {
     private(set) var ringRowsWritten: [Range<Int32>] = []
 
     /// Writes the described frame into `canvas`, a ring of as many pixel rows as the window
-    /// (`ListRing`), window row y to ring row (`ringFirst` + y) mod height, where `ringFirst`
+    /// (`ListRing`; nil: a ring kept as lines only, whose display writes its rows from them,
+    /// `ringLine`), window row y to ring row (`ringFirst` + y) mod height, where `ringFirst`
     /// is first chosen so the ring already holds as much of the frame as it can: a list
     /// that moved k rows is shown from k rows further on, and only the rows it brings into
     /// view are written. Returns the window rows whose ring row was written, top and bottom,
     /// nil if none. The frame is then what is shown (`rewrite` reads it).
-    mutating func writeRing(into canvas: WindowCanvas) -> (top: Int32, bottom: Int32)? {
+    mutating func writeRing(into canvas: WindowCanvas?) -> (top: Int32, bottom: Int32)? {
         let height = next.count, width = self.width
         var held: [Line] = []
         swap(&held, &ring)
@@ -200,6 +204,9 @@ struct ListLines {
         ringRowsWritten.removeAll(keepingCapacity: true)
         let first = Int(ringFirst)
         swap(&images, &nextImages)
+        // Element by element: sharing the array would copy it when `images` next changes.
+        ringImages.removeAll(keepingCapacity: true)
+        ringImages.append(contentsOf: images)
         held.withUnsafeMutableBufferPointer { held in
             next.withUnsafeBufferPointer { next in
                 var slot = first
@@ -207,7 +214,7 @@ struct ListLines {
                     let new = next[y]
                     let (from, to) = known ? Self.change(from: held[slot], to: new, width: width) : (0, width)
                     if from < to {
-                        write(new, row: Int32(slot), from: from, to: to, into: canvas)
+                        if let canvas { write(new, row: Int32(slot), from: from, to: to, into: canvas) }
                         written += Int(to - from)
                         top = min(top, Int32(y)); bottom = max(bottom, Int32(y))
                         if let last = ringRowsWritten.last, last.upperBound == Int32(y) {
@@ -266,6 +273,17 @@ struct ListLines {
         return total
     }
 
+    /// How many rows the ring has (0 before the first `writeRing`), and what ring row `row`
+    /// shows: a display that keeps the ring's rows in its own buffers brings them up to
+    /// date from these (`RingBuffers`).
+    var ringLineCount: Int32 { Int32(ring.count) }
+    func ringLine(_ row: Int32) -> Line { ring[Int(row)] }
+
+    /// Writes pixels `from..<to` of ring row `row` into `canvas`'s pixel row `at`.
+    func writeRingLine(_ row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, at: Int32) {
+        write(ring[Int(row)], row: at, from: from, to: to, into: canvas, images: ringImages)
+    }
+
     /// Writes the shown lines again inside `rect` (under overlays that changed).
     func rewrite(_ rect: SDL_Rect, into canvas: WindowCanvas) {
         let low = max(0, Int(rect.y)), high = min(shown.count, Int(rect.y + rect.h))
@@ -276,6 +294,11 @@ struct ListLines {
     /// Pixels `from..<to` of one line: the fill, the span's pixels where it lies; with
     /// `flash` blended over them.
     private func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas,
+                       flash: WindowCanvas.Tint? = nil) {
+        write(line, row: row, from: from, to: to, into: canvas, images: images, flash: flash)
+    }
+
+    private func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, images: [Source],
                        flash: WindowCanvas.Tint? = nil) {
         let from = max(0, from), to = min(canvas.bounds.w, to)
         guard from < to else { return }

@@ -11,24 +11,40 @@ import CXShm
 /// every row moved) only for the display server to copy them again; the server copies the
 /// window's rows out of shared memory either way, and from any row on at the same cost.
 protocol ListRing: AnyObject {
-    /// The ring's pixels: as wide and as tall as the window, in the window surface's format.
-    var canvas: WindowCanvas { get }
+    /// The ring's size: as wide and as tall as the window.
+    var bounds: SDL_Rect { get }
+    /// The ring's pixels, in the window surface's format; nil for a ring kept as lines
+    /// only (`ListLines.ringLine`), whose display writes the rows it shows from them
+    /// (Wayland's, `WaylandListRing`).
+    var canvas: WindowCanvas? { get }
     /// Queues showing window rows `rows` from the ring, window row y showing ring row
     /// (first + y) mod height. Nothing reaches the display before the next `sync` or
     /// present of the window surface (SDL's ends in one).
     func show(_ rows: Range<Int32>, first: Int32)
     /// The same, told also which window rows' ring rows this frame wrote (`written`, bands
-    /// in order): a display that shows the ring where it lies (Wayland's,
-    /// `WaylandListRing`) rather than copying it into the window needs only those. By
-    /// default `show(rows, first:)`.
-    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>])
+    /// in order) and what each ring row shows (`lines`): a display that shows the ring
+    /// where it lies (Wayland's) rather than copying it into the window needs only those.
+    /// By default `show(rows, first:)`.
+    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>], lines: any RingLines)
     /// Sends what is queued and waits until the display has read it: only then may rows
     /// it shows be written again.
     func sync()
 }
 
 extension ListRing {
-    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>]) { show(rows, first: first) }
+    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>], lines: any RingLines) { show(rows, first: first) }
+    var bounds: SDL_Rect { canvas?.bounds ?? SDL_Rect() }
+}
+
+/// What each row of a ring kept as lines shows (`ListLines`' ring, held by the surface
+/// backend that draws it), for the display that writes its rows into buffers of its own.
+protocol RingLines: AnyObject {
+    /// Rows the ring has: 0 before its first frame, else the window's height.
+    var ringLineCount: Int32 { get }
+    /// The line ring row `row` shows.
+    func ringLine(_ row: Int32) -> ListLines.Line
+    /// Writes pixels `from..<to` of ring row `row` into `canvas`'s pixel row `at`.
+    func writeRingLine(_ row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, at: Int32)
 }
 
 /// `ListRing` in memory shared with the X server (MIT-SHM), put on SDL's window through
@@ -38,7 +54,7 @@ final class X11ListRing: ListRing {
     /// Our copy of the window surface's pixel format: the surface's own goes with it when
     /// the window is resized.
     private let format: UnsafeMutablePointer<SDL_PixelFormat>
-    let canvas: WindowCanvas
+    let canvas: WindowCanvas?
     private let height: Int32
 
     /// A ring for `window`'s `width` × `height` pixels in `pixelFormat` (the window

@@ -9,7 +9,7 @@ import OverscrollKit
 /// the flash are blended into the surface with SDL's own arithmetic; the text that is
 /// blended over the list (banner, frame-time graph) is drawn by the renderer backend into
 /// the same surface.
-final class SurfaceBackend: DrawingBackend {
+final class SurfaceBackend: DrawingBackend, RingLines {
     private let display: Display
     private var renderer: OpaquePointer { display.renderer }
     private let rowImages: RowImages
@@ -34,6 +34,12 @@ final class SurfaceBackend: DrawingBackend {
     /// ring (`ListLines.writeRing`), for tests and the benchmark.
     var ringFirst: Int32 { lines.ringFirst }
     var ringPixelsWritten: Int { lines.ringPixelsWritten }
+    /// The ring's rows as lines, for a ring that keeps no pixels (`RingLines`).
+    var ringLineCount: Int32 { lines.ringLineCount }
+    func ringLine(_ row: Int32) -> ListLines.Line { lines.ringLine(row) }
+    func writeRingLine(_ row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, at: Int32) {
+        lines.writeRingLine(row, from: from, to: to, into: canvas, at: at)
+    }
 
     init(display: Display, rowImages: RowImages, overlays: RendererBackend) {
         self.display = display
@@ -55,7 +61,7 @@ final class SurfaceBackend: DrawingBackend {
         canvas = display.windowCanvas()
         if let c = canvas, c.pixelFormat != rowImages.format { canvas = nil }
         guard let canvas else { return false }
-        if let r = ring, r.canvas.bounds.w != canvas.bounds.w || r.canvas.bounds.h != canvas.bounds.h {
+        if let r = ring, r.bounds.w != canvas.bounds.w || r.bounds.h != canvas.bounds.h {
             // A new window size: a new ring, or none if the display cannot take one now.
             ring = nil
             ring = display.remakeListRing()
@@ -108,7 +114,7 @@ final class SurfaceBackend: DrawingBackend {
             guard let ring else { return display.present(nil) }
             // Mapped first: what is put on a window not yet shown is lost.
             display.reveal()
-            ring.show(ringRows, first: lines.ringFirst, written: lines.ringRowsWritten)
+            ring.show(ringRows, first: lines.ringFirst, written: lines.ringRowsWritten, lines: self)
             // The surface's present ends in a wait for the server; without one, wait here.
             display.present(damage)
             if damage.isEmpty { ring.sync() }

@@ -298,7 +298,7 @@ public final class Display {
     func makeListRing(why: inout String) -> (any ListRing)? {
         if let wayland {
             let surface = wayland.surface.pointee
-            return WaylandListRing(surface: wayland, width: surface.w, height: surface.h, pixelFormat: surface.format.pointee.format)
+            return WaylandListRing(surface: wayland, width: surface.w, height: surface.h)
         }
         guard path == .cpu, videoDriver == "x11" else {
             why = "not the CPU path on X11"

@@ -1,35 +1,34 @@
 import CSDL
 
-/// What each wl_shm buffer showing the list's ring lacks, and how a frame brings one up to
+/// What each wl_shm buffer showing the list's ring holds, and how a frame brings one up to
 /// date (`WaylandSurface` does the Wayland side; this is memory in, memory out, so a test
 /// can play it).
 ///
-/// A buffer's memory holds the ring (`WaylandListRing`) from ring row `base` on, and its
-/// first `extra` rows once more after the end, so the window — `height` rows from any row
-/// up to `extra` — is one stretch of it: the window's top shows the ring row a frame says
-/// (`first`) from the buffer's row `first - base` (mod `height`). What is drawn over the
-/// list (the overlays) lies in the window surface; wherever the surface is current
-/// (`current`: the overlays a ring frame drew, plus what later frames presented from it)
-/// the buffer shows the surface, elsewhere the ring. A buffer brought up to date gets the
-/// ring rows written since it was last shown (twice where it holds a row twice), the list
-/// back where it showed the surface, then the surface where it is current.
+/// A buffer's memory holds the ring (`WaylandListRing`, kept as lines: `RingLines`) from
+/// ring row `base` on, and its first `extra` rows once more after the end, so the window —
+/// `height` rows from any row up to `extra` — is one stretch of it: the window's top shows
+/// the ring row a frame says (`first`) from the buffer's row `first - base` (mod `height`).
+/// Each buffer remembers the line each of its rows holds, and a frame writes into a row
+/// only the pixels where that line and the ring's differ: the rows the ring wrote since the
+/// buffer was last shown, and on a new base (which moves the ring row each buffer row
+/// holds) the text that moved, not the window. What is drawn over the list (the overlays)
+/// lies in the window surface; wherever the surface is current (`current`: the overlays a
+/// ring frame drew, plus what later frames presented from it) the buffer shows the
+/// surface, elsewhere the ring: where it showed the surface, the list goes back first.
 struct RingBuffers {
     let width: Int32
     let height: Int32
-    /// Rows held twice: how far the list may move from a buffer's base before every
-    /// buffer is written again from a new one (half a window).
+    /// Rows held twice: how far the list may move from a buffer's base before a new one.
+    /// Each is a row of memory in every buffer; a new base costs the text that moved.
     let extra: Int32
     /// Rows of memory a buffer needs.
     var rows: Int32 { height + extra }
 
-    private struct Lack {
-        /// Ring rows written since the buffer was last brought up to date.
-        var ringRows: [Range<Int32>] = []
-        /// Where the buffer shows the surface's pixels (its memory's coordinates): the list
-        /// goes back there first. Everywhere else a buffer shows only the list.
-        var listBack: [SDL_Rect] = []
-    }
-    private var lacks: [Lack]
+    /// For each buffer, the list line each of its rows holds (nil: unknown).
+    private var held: [[ListLines.Line?]]
+    /// For each buffer, where it shows the surface's pixels (its memory's coordinates):
+    /// the list goes back there first. Everywhere else a buffer shows only the list.
+    private var listBack: [[SDL_Rect]]
     private var base: Int32 = 0
     /// Where the window surface holds this frame's pixels (window coordinates), and where
     /// it did last frame.
@@ -38,15 +37,16 @@ struct RingBuffers {
     /// The ring row the window's top showed in the last frame shown; nil before one.
     private var shownFirst: Int32?
 
-    init(width: Int32, height: Int32, buffers: Int) {
+    /// Buffers for a ring `width` × `height`, holding `extra` rows twice (a quarter of the
+    /// window by default: at 720x1280 each quarter costs 0.9 MiB a buffer).
+    init(width: Int32, height: Int32, buffers: Int, extra: Int32? = nil) {
         self.width = width
         self.height = height
-        extra = max(1, height / 2)
-        lacks = Array(repeating: Lack(), count: buffers)
-        for i in lacks.indices {
-            lacks[i].ringRows.reserveCapacity(32)
-            lacks[i].listBack.reserveCapacity(32)
-        }
+        self.extra = max(1, min(height, extra ?? height / 4))
+        let rows = Int(height + self.extra)
+        held = Array(repeating: Array(repeating: nil, count: rows), count: buffers)
+        listBack = Array(repeating: [], count: buffers)
+        for i in listBack.indices { listBack[i].reserveCapacity(32) }
         current.reserveCapacity(16)
         before.reserveCapacity(16)
     }
@@ -60,13 +60,6 @@ struct RingBuffers {
     mutating func begin(first: Int32, written: [Range<Int32>], changed: [SDL_Rect], ringFrame: Bool) -> Int32? {
         let moved = shownFirst != first
         guard moved || !written.isEmpty || !changed.isEmpty else { return nil }
-        for band in written {
-            let top = Self.mod(first + band.lowerBound, height), count = Int32(band.count)
-            for i in lacks.indices {
-                Self.add(top..<min(height, top + count), to: &lacks[i].ringRows)
-                if top + count > height { Self.add(0..<(top + count - height), to: &lacks[i].ringRows) }
-            }
-        }
         swap(&before, &current)
         current.removeAll(keepingCapacity: true)
         // A ring frame drew every overlay anew; any other kept last frame's as they were.
@@ -75,60 +68,72 @@ struct RingBuffers {
         var offset = Self.mod(first - base, height)
         if offset > extra {
             // A new base, with all the room on the side the list is moving to: a fling
-            // goes on the same way, and every new base costs every buffer whole.
+            // goes on the same way.
             let step = shownFirst.map { Self.mod(first - $0 + height / 2, height) - height / 2 } ?? 0
             offset = step > 0 ? 0 : step < 0 ? extra : extra / 2
             base = Self.mod(first - offset, height)
-            for i in lacks.indices {
-                lacks[i].ringRows.removeAll(keepingCapacity: true)
-                lacks[i].ringRows.append(0..<height)
-                lacks[i].listBack.removeAll(keepingCapacity: true)
-            }
         }
         return offset
     }
 
     /// Brings buffer `index` up to date for the frame `begin` returned `offset` for:
-    /// `pixels` its memory (`rows` rows, `stride` pixels apart; `fresh`: undefined), `ring`
-    /// the list's ring and `surface` the window surface (both `width` pixels a row).
-    /// Calls `damage` with what differs from the frame shown before (window coordinates).
-    /// Returns how many pixels it copied (tests).
+    /// `buffer` its memory (`rows` rows; `fresh`: undefined), `lines` what the ring's rows
+    /// show (nil before the ring's first frame, or for a picture drawn without it, as a
+    /// rotated one is: then the surface holds every pixel shown) and `surface` the window
+    /// surface (`width` pixels a row). Calls `damage` with what differs from the frame
+    /// shown before (window coordinates). Returns how many pixels it wrote (tests).
     @discardableResult
-    mutating func fill(_ index: Int, fresh: Bool, pixels: UnsafeMutablePointer<UInt32>, stride: Int, offset: Int32,
-                       first: Int32, written: [Range<Int32>], ring: UnsafePointer<UInt32>,
-                       surface: UnsafePointer<UInt32>, damage: (SDL_Rect) -> Void) -> Int {
-        let w = Int(width), rows = self.rows, height = self.height, base = self.base
-        var copied = 0
+    mutating func fill(_ index: Int, fresh: Bool, buffer: WindowCanvas, offset: Int32, first: Int32, written: [Range<Int32>],
+                       lines: (any RingLines)?, surface: UnsafePointer<UInt32>, damage: (SDL_Rect) -> Void) -> Int {
+        let width = self.width, rows = self.rows, height = self.height, base = self.base
         if fresh {
-            lacks[index].ringRows.removeAll(keepingCapacity: true)
-            lacks[index].ringRows.append(0..<height)
-            lacks[index].listBack.removeAll(keepingCapacity: true)
+            held[index].withUnsafeMutableBufferPointer { held in for row in held.indices { held[row] = nil } }
+            listBack[index].removeAll(keepingCapacity: true)
         }
-        func list(ringRow: Int32, x: Int32, count: Int32, to row: Int32) {
-            (pixels + Int(row) * stride + Int(x)).update(from: ring + Int(ringRow) * w + Int(x), count: Int(count))
-            copied += Int(count)
+        // Without the ring's lines there is no list to write: its rows stay as they are.
+        guard let lines = lines, lines.ringLineCount == height else {
+            return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
+                        copied: 0, damage: damage)
         }
-        for band in lacks[index].ringRows {
-            for ringRow in band {
-                let row = Self.mod(ringRow - base, height)
-                list(ringRow: ringRow, x: 0, count: width, to: row)
-                if row + height < rows { list(ringRow: ringRow, x: 0, count: width, to: row + height) }
+        var copied = 0
+        held[index].withUnsafeMutableBufferPointer { held in
+            for row in 0..<rows {
+                let ringRow = (base + row) % height, line = lines.ringLine(ringRow)
+                let (from, to) = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
+                if from < to {
+                    lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
+                    copied += Int(to - from)
+                }
+                held[Int(row)] = line
             }
         }
-        for rect in lacks[index].listBack {
+        for rect in listBack[index] {
             let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
             guard top < bottom else { continue }
-            for row in top..<bottom { list(ringRow: (base + row) % height, x: rect.x, count: rect.w, to: row) }
+            for row in top..<bottom {
+                lines.writeRingLine((base + row) % height, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
+            }
+            copied += Int(rect.w) * Int(bottom - top)
         }
-        lacks[index].ringRows.removeAll(keepingCapacity: true)
-        lacks[index].listBack.removeAll(keepingCapacity: true)
+        listBack[index].removeAll(keepingCapacity: true)
+        return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
+                    copied: copied, damage: damage)
+    }
+
+    /// The surface where it is current, and the damage: what every frame brings a buffer
+    /// after its list.
+    private mutating func fill(_ index: Int, fresh: Bool, buffer: WindowCanvas, offset: Int32, first: Int32,
+                               written: [Range<Int32>], surface: UnsafePointer<UInt32>, copied: Int,
+                               damage: (SDL_Rect) -> Void) -> Int {
+        let w = Int(width), width = self.width, height = self.height
+        var copied = copied
         for rect in current {
             for row in rect.y..<(rect.y + rect.h) {
-                (pixels + Int(offset + row) * stride + Int(rect.x)).update(from: surface + Int(row) * w + Int(rect.x), count: Int(rect.w))
+                buffer.copy(row: offset + row, x: rect.x, from: surface + Int(row) * w + Int(rect.x), count: rect.w)
             }
             copied += Int(rect.w) * Int(rect.h)
             // The list goes back there before the buffer is shown again.
-            Self.add(SDL_Rect(x: rect.x, y: rect.y + offset, w: rect.w, h: rect.h), to: &lacks[index].listBack)
+            Self.add(SDL_Rect(x: rect.x, y: rect.y + offset, w: rect.w, h: rect.h), to: &listBack[index])
         }
         if shownFirst != first {
             damage(SDL_Rect(x: 0, y: 0, w: width, h: height))
@@ -139,24 +144,6 @@ struct RingBuffers {
         }
         shownFirst = first
         return copied
-    }
-
-    /// Adds ring rows `band` to a list, merged with a band it meets; past a few frames'
-    /// worth (two or three bands a frame), their span.
-    private static func add(_ band: Range<Int32>, to list: inout [Range<Int32>]) {
-        guard !band.isEmpty else { return }
-        var merged = band
-        list.removeAll { other in
-            guard other.lowerBound <= merged.upperBound, merged.lowerBound <= other.upperBound else { return false }
-            merged = min(merged.lowerBound, other.lowerBound)..<max(merged.upperBound, other.upperBound)
-            return true
-        }
-        list.append(merged)
-        guard list.count > 24 else { return }
-        var low = merged.lowerBound, high = merged.upperBound
-        for other in list { (low, high) = (min(low, other.lowerBound), max(high, other.upperBound)) }
-        list.removeAll(keepingCapacity: true)
-        list.append(low..<high)
     }
 
     /// Adds `rect` to a list, each pixel once where one holds the other; past a handful,

@@ -11,11 +11,11 @@ import Glibc
 /// damages only that, and commits once, after the compositor's frame callback for the
 /// frame before.
 ///
-/// With the list in a ring (`WaylandListRing`, the counterpart of X11's), a buffer holds
-/// the ring from some row on and a little past its end again, and shows the window's rows
-/// from the row the window's top shows (`RingBuffers`): a scroll makes a new wl_buffer
-/// over the same memory at another offset (a request, no pixels) and copies only the ring
-/// rows it wrote, as on X11. Only the overlays come from `surface`. Copying the whole window into
+/// With the list in a ring (`WaylandListRing`, the counterpart of X11's, kept as lines), a
+/// buffer holds the ring from some row on and a little past its end again, and shows the
+/// window's rows from the row the window's top shows (`RingBuffers`): a scroll makes a new
+/// wl_buffer over the same memory at another offset (a request, no pixels) and writes only
+/// the ring rows that changed, as on X11. Only the overlays come from `surface`. Copying the whole window into
 /// a buffer each scrolling frame was 40% of the process's CPU (perf, bench-wayland's
 /// replay): the buffer the compositor last read is cold in this core's cache.
 /// (wp_viewporter's source rectangle would do the same, but cage 0.1.4 does not offer it,
@@ -34,13 +34,15 @@ final class WaylandSurface {
     private var changed: [SDL_Rect] = []
     /// The compositor answered a request with an error or hung up.
     private(set) var broken = false
-    /// The list's ring, where the painter draws the list into one, and what its buffers
-    /// lack (`RingBuffers`). Its frames say which ring row the window's top shows
-    /// (`first`) and which window rows' ring rows they wrote (`written`, this frame's).
+    /// The list's ring, where the painter keeps the list in one, and what its buffers
+    /// hold (`RingBuffers`). Its frames say which ring row the window's top shows
+    /// (`first`), which window rows' ring rows they wrote (`written`, this frame's), and
+    /// what each ring row shows (`lines`, the painter's).
     private weak var ring: WaylandListRing?
     private var ringBuffers: RingBuffers?
     private var first: Int32 = 0
     private var written: [Range<Int32>] = []
+    private weak var lines: (any RingLines)?
     private var ringFrameNow = false
 
     /// Buffers for `window`, a Wayland window; nil with the reason in `why` elsewhere, or
@@ -125,8 +127,9 @@ final class WaylandSurface {
     }
 
     /// A ring frame: the window's top shows ring row `first`; the ring rows of window
-    /// rows `written` were written.
-    func ringFrame(first: Int32, written: some Collection<Range<Int32>>) {
+    /// rows `written` were written; `lines` says what each ring row shows.
+    func ringFrame(first: Int32, written: [Range<Int32>], lines: any RingLines) {
+        self.lines = lines
         self.first = first
         self.written.removeAll(keepingCapacity: true)
         self.written.append(contentsOf: written)
@@ -189,8 +192,10 @@ final class WaylandSurface {
         // late, would cost more memory (a window and a half) than the wait.
         guard let got = acquire(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset, most: 2) else { return }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
-        buffers.fill(got.index, fresh: got.fresh, pixels: got.pixels, stride: got.stride, offset: offset, first: first,
-                     written: written, ring: ring.pixels, surface: source) { rect in
+        let buffer = WindowCanvas(pixels: got.pixels, stride: got.stride, width: ring.width, height: buffers.rows,
+                                  format: surface.pointee.format)
+        buffers.fill(got.index, fresh: got.fresh, buffer: buffer, offset: offset, first: first, written: written,
+                     lines: lines, surface: source) { rect in
             ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h)
         }
         if ovs_wl_shm_commit(shm) < 0 { lose() }
