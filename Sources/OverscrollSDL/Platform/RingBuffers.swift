@@ -34,15 +34,17 @@ struct RingBuffers {
     /// it did last frame.
     private var current: [SDL_Rect] = []
     private var before: [SDL_Rect] = []
-    /// The ring row the window's top showed in the last frame shown; nil before one.
+    /// The ring row the window's top showed in the last frame shown, and the buffer that
+    /// showed it from which of its rows; nil before one.
     private var shownFirst: Int32?
+    private var shown: (index: Int, offset: Int32)?
 
     /// Buffers for a ring `width` × `height`, holding `extra` rows twice (a quarter of the
-    /// window by default: at 720x1280 each quarter costs 0.9 MiB a buffer).
+    /// window by default).
     init(width: Int32, height: Int32, buffers: Int, extra: Int32? = nil) {
         self.width = width
         self.height = height
-        self.extra = max(1, min(height, extra ?? height / 4))
+        self.extra = max(1, min(height, extra ?? height / 8))
         let rows = Int(height + self.extra)
         held = Array(repeating: Array(repeating: nil, count: rows), count: buffers)
         listBack = Array(repeating: [], count: buffers)
@@ -93,8 +95,12 @@ struct RingBuffers {
         // Without the ring's lines there is no list to write: its rows stay as they are.
         guard let lines = lines, lines.ringLineCount == height else {
             return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
-                        copied: 0, damage: damage)
+                        copied: 0, moved: nil, damage: damage)
         }
+        // A frame that moves the list changes only the pixels where the lines now shown
+        // differ from those shown before: where the list is narrower than the window, or
+        // its rows' colours meet themselves again, not all of it.
+        let moved = shownFirst == first ? nil : shown.map { listChange(from: $0, to: first, lines: lines) }
         var copied = 0
         held[index].withUnsafeMutableBufferPointer { held in
             for row in 0..<rows {
@@ -117,13 +123,30 @@ struct RingBuffers {
         }
         listBack[index].removeAll(keepingCapacity: true)
         return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
-                    copied: copied, damage: damage)
+                    copied: copied, moved: moved, damage: damage)
+    }
+
+    /// The bounding box of the list's pixels that differ between what buffer `shown` showed
+    /// (the list where it holds known lines) and the ring from row `first` on (window
+    /// coordinates; empty when none).
+    private func listChange(from shown: (index: Int, offset: Int32), to first: Int32, lines: any RingLines) -> SDL_Rect {
+        let width = self.width, height = self.height
+        var left = width, right: Int32 = 0, top = height, bottom: Int32 = 0
+        held[shown.index].withUnsafeBufferPointer { held in
+            for y in 0..<height {
+                let new = lines.ringLine((first + y) % height)
+                let (from, to) = held[Int(shown.offset + y)].map { ListLines.change(from: $0, to: new, width: width) } ?? (0, width)
+                guard from < to else { continue }
+                (left, right, top, bottom) = (min(left, from), max(right, to), min(top, y), y + 1)
+            }
+        }
+        return left < right ? SDL_Rect(x: left, y: top, w: right - left, h: bottom - top) : SDL_Rect()
     }
 
     /// The surface where it is current, and the damage: what every frame brings a buffer
-    /// after its list.
+    /// after its list. `moved`: where the list's pixels changed if it moved (nil: unknown).
     private mutating func fill(_ index: Int, fresh: Bool, buffer: WindowCanvas, offset: Int32, first: Int32,
-                               written: [Range<Int32>], surface: UnsafePointer<UInt32>, copied: Int,
+                               written: [Range<Int32>], surface: UnsafePointer<UInt32>, copied: Int, moved: SDL_Rect?,
                                damage: (SDL_Rect) -> Void) -> Int {
         let w = Int(width), width = self.width, height = self.height
         var copied = copied
@@ -135,14 +158,16 @@ struct RingBuffers {
             // The list goes back there before the buffer is shown again.
             Self.add(SDL_Rect(x: rect.x, y: rect.y + offset, w: rect.w, h: rect.h), to: &listBack[index])
         }
-        if shownFirst != first {
+        if shownFirst != first, moved == nil {
             damage(SDL_Rect(x: 0, y: 0, w: width, h: height))
         } else {
-            for band in written { damage(SDL_Rect(x: 0, y: band.lowerBound, w: width, h: Int32(band.count))) }
+            if let moved, moved.w > 0 { damage(moved) }
+            for band in written where moved == nil { damage(SDL_Rect(x: 0, y: band.lowerBound, w: width, h: Int32(band.count))) }
             for rect in current { damage(rect) }
             for rect in before { damage(rect) }
         }
         shownFirst = first
+        shown = (index, offset)
         return copied
     }
 
