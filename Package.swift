@@ -5,8 +5,19 @@ let package = Package(
     name: "Overscroll",
     // No `platforms`: Linux only (prctl, glibc signal handling, SDL from Debian); macOS does not build.
     products: [
-        .executable(name: "overscroll", targets: ["overscroll"]),
+        // What is run: the launcher, which execs the program beside it with every signal
+        // blocked (Sources/OverscrollLauncher/launcher.c says why). `swift build` builds
+        // both; `--product overscroll` alone builds only the launcher.
+        .executable(name: "overscroll", targets: ["OverscrollLauncher"]),
+        .executable(name: "overscroll-app", targets: ["OverscrollApp"]),
         .executable(name: "overscroll-bench", targets: ["overscroll-bench"]),
+    ],
+    // On by default: the launcher linked static, so it reaches its first instruction with no
+    // loader and no libraries. A sanitizer build cannot link a static program:
+    // `--disable-default-traits` links it dynamically there (script/test's TSan run).
+    traits: [
+        .default(enabledTraits: ["StaticLauncher"]),
+        .trait(name: "StaticLauncher", description: "Link the overscroll launcher statically (not possible with a sanitizer)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -60,9 +71,16 @@ let package = Package(
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
         .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
-        // The command line.
+        // `overscroll`: blocks every signal and execs overscroll-app. C with no Swift in it:
+        // `-nostartfiles` leaves out Swift's image registration (swiftrt.o), which would pull
+        // the whole runtime into a static program.
         .executableTarget(
-            name: "overscroll",
+            name: "OverscrollLauncher",
+            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-executable"], .when(traits: ["StaticLauncher"]))]
+        ),
+        // The command line: the program itself (overscroll-app).
+        .executableTarget(
+            name: "OverscrollApp",
             dependencies: [
                 "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

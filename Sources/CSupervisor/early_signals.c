@@ -8,6 +8,11 @@
 // in main. Only in the overscroll program itself: test runners and the bench link this
 // code too and keep their own dispositions.
 //
+// The `overscroll` launcher (OverscrollLauncher/launcher.c) closes the window before this:
+// it execs this program with every signal blocked, so a signal sent while the loader
+// works waits, pending, for the unblocking below (the rest stay blocked until main sets
+// their dispositions and clears the mask: SignalHandling.installProcessDefaults).
+//
 // What runs this early may use only what the loader has already set up: libc is
 // relocated, but its own initialiser has not run (program_invocation_short_name is not
 // set yet), so the name comes from argv, which the loader passes here.
@@ -15,6 +20,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 static volatile sig_atomic_t early_stop = 0;
 static volatile sig_atomic_t early_hangup = 0;
@@ -24,15 +30,22 @@ static void early_handler(int sig) {
     else if (early_stop == 0) early_stop = sig;
 }
 
-static int is_overscroll(const char *path) {
+// 1: run as `overscroll` (through the launcher, which passes its argv[0] on); 2: as
+// `overscroll-app` itself; 0: another program that links this code.
+static int overscroll_name(const char *path) {
     if (path == NULL) return 0;
     const char *slash = strrchr(path, '/');
-    return strcmp(slash ? slash + 1 : path, "overscroll") == 0;
+    const char *name = slash ? slash + 1 : path;
+    return strcmp(name, "overscroll") == 0 ? 1 : strcmp(name, "overscroll-app") == 0 ? 2 : 0;
 }
 
 static void overscroll_catch_early_signals(int argc, char **argv, char **envp) {
     (void)envp;
-    if (argc < 1 || !is_overscroll(argv[0])) return;
+    int named = argc < 1 ? 0 : overscroll_name(argv[0]);
+    if (named == 0) return;
+    // The process table shows the name that was run (ps -C overscroll, pgrep -x,
+    // top), not the file the launcher exec'd.
+    if (named == 1) prctl(PR_SET_NAME, "overscroll", 0, 0, 0);
     static const int caught[] = {SIGHUP, SIGTERM, SIGINT, SIGALRM, SIGXCPU, SIGPWR};
     struct sigaction action;
     memset(&action, 0, sizeof action);

@@ -32,6 +32,20 @@ import Glibc
     /// The library, compiled once per test process.
     static let library = Preload.build(source, named: "signal-at")
 
+    /// An audit library (`LD_AUDIT`): the loader starts it before it maps any of the
+    /// program's libraries, so its signal comes in the loader's own work, before any code
+    /// of the program can catch it: the window a SIGHUP 5 ms after exec falls in.
+    static let audit = Preload.build("""
+    #include <signal.h>
+    #include <stdlib.h>
+    #include <unistd.h>
+    unsigned int la_version(unsigned int version) {
+        const char *s = getenv("LOADER_SIGNAL");
+        if (s) kill(getpid(), atoi(s));
+        return version;
+    }
+    """, named: "signal-in-loader")
+
     static let longScript = "wait 600s\n"
 
     /// A replay (it stops at a SIGHUP, as at SIGTERM, with 128 + the signal) with `signal`
@@ -61,6 +75,69 @@ import Glibc
         process.waitUntilExit()
         #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
         #expect(process.terminationStatus == 128 + signal)
+    }
+
+    /// The `overscroll` launcher execs the program with every signal blocked: the signal
+    /// waits, pending, for the program's catcher.
+    @Test(arguments: [SIGHUP, SIGTERM, SIGINT, SIGALRM])
+    func aSignalWhileTheLoaderMapsTheLibrariesWaitsForTheProgram(signal: Int32) throws {
+        let audit = try #require(Self.audit, "a C compiler (cc) is needed to build the audit library")
+        let script = try CLI.write(Self.longScript, to: "long.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["replay", script, "--repeat", "1000", "--no-sound"]
+        var env = ProcessInfo.processInfo.environment
+        env["SDL_AUDIODRIVER"] = "dummy"
+        env["LD_AUDIT"] = audit
+        env["LOADER_SIGNAL"] = String(signal)
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        #expect(poll(within: 60) { !process.isRunning })
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
+        #expect(process.terminationStatus == 128 + signal)
+    }
+
+    /// The launcher's part, seen from outside: the program it execs is told apart from a
+    /// launch of its own only by argv[0], and its name in the process table is `overscroll`.
+    @Test func theLauncherRunsTheProgramInItsOwnProcessUnderItsName() throws {
+        let script = try CLI.write(Self.longScript, to: "long.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["replay", script, "--repeat", "1000", "--no-sound"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SDL_AUDIODRIVER": "dummy"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        let pid = process.processIdentifier
+        // The file is the program from exec on; the name is set by its first code.
+        #expect(poll(within: 60) {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/overscroll-app") ?? false
+        })
+        #expect(poll(within: 60) { (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "overscroll\n" })
+        kill(pid, SIGTERM)
+        #expect(poll(within: 60) { !process.isRunning })
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + SIGTERM)
+    }
+
+    /// An incomplete build or install: one line naming the missing program, 127.
+    @Test func theLauncherWithoutTheProgramSaysSoIn127() throws {
+        let directory = CLI.temporaryPath("launcher-alone")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let launcher = directory + "/overscroll"
+        try FileManager.default.copyItem(atPath: CLI.executable, toPath: launcher)
+        let r = try CLI.run([launcher, "--version"], through: launcher)
+        #expect(r.status == 127)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(r.stderr.contains("launcher-alone/overscroll-app"))   // the path, cut to 80 from the front
+        #expect(r.stderr.contains("No such file"))
     }
 
     @Test(arguments: [SIGTERM, SIGINT])

@@ -303,8 +303,9 @@ import Glibc
         #expect(line.count < 200, "\(line.count) characters: \(line.prefix(120))")
     }
 
+    /// The program, which the `overscroll` launcher execs in its own process.
     func isOverscroll(_ pid: Int32) -> Bool {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/overscroll") ?? false
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/overscroll-app") ?? false
     }
 
     /// Whether the process has a handler for SIGHUP (SigCgt in /proc): its code runs.

@@ -13,6 +13,9 @@ enum ExitStatus: Int32, CaseIterable {
     case writeFailed = 74
     case displayLost = 75
     case badConfig = 78
+    /// The `overscroll` launcher's own (OverscrollLauncher/launcher.c), as a shell's.
+    case programNotRunnable = 126
+    case programMissing = 127
     case stoppedBySIGINT = 130
     case stoppedBySIGTERM = 143
 
@@ -29,6 +32,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .writeFailed: "the report fails at the end, or `report` cannot write its output"
         case .displayLost: "the display went away (X server or compositor died); report written"
         case .badConfig: "a bad config file (FILE:LINE), or a window-only key in replay's"
+        case .programNotRunnable: "the launcher cannot run the program (overscroll-app): its reason"
+        case .programMissing: "the launcher finds no program (overscroll-app) to run"
         case .stoppedBySIGINT: "a replay stopped by SIGINT (its trace and report kept)"
         case .stoppedBySIGTERM: "a replay stopped by SIGTERM (its trace and report kept)"
         }

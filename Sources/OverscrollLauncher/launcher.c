@@ -1,0 +1,95 @@
+// `overscroll` as it is run: a launcher that blocks every signal and execs the program
+// (`overscroll-app`) in the same process, so no signal can end it before its handlers are
+// in place.
+//
+// Why: the program loads some 75 shared libraries (SDL's audio, X11 and Wayland stacks,
+// the Swift runtime) before any of its code runs, 5-50 ms, and a signal in that window
+// takes its default action: a SIGHUP from `systemctl reload` or a SIGTERM just after the
+// start killed it. A blocked signal stays pending across exec instead; the program's
+// first code (`.preinit_array`, CSupervisor/early_signals.c) installs its handlers and
+// unblocks, and the pending signal is handled the defined way (SignalHandling). This file
+// is linked static (Package.swift: no loader, no libraries, about 0.1 ms to main), so
+// the window left is the launcher's own first instructions.
+//
+// The program is looked for beside the launcher (a build: .build/release/) and then in
+// ../libexec/overscroll/ (the package: /usr/bin/overscroll, /usr/libexec/overscroll/).
+// argv goes through unchanged, argv[0] too: the program names itself by it.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const places[] = {"overscroll-app", "../libexec/overscroll/overscroll-app"};
+
+// Exit statuses as a shell gives them: not found, found but not runnable.
+enum { not_found = 127, not_runnable = 126 };
+
+// The launcher's own directory, with a trailing slash, from /proc/self/exe (symlinks
+// resolved: a link to /usr/bin/overscroll still finds /usr/libexec), or from argv[0]
+// when /proc is not mounted.
+static int own_directory(const char *argv0, char *dir, size_t size) {
+    ssize_t n = readlink("/proc/self/exe", dir, size - 1);
+    if (n <= 0) {
+        if (argv0 == NULL || strchr(argv0, '/') == NULL || strlen(argv0) >= size) return -1;
+        n = (ssize_t)strlen(argv0);
+        memcpy(dir, argv0, (size_t)n);
+    }
+    dir[n] = 0;
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL) return -1;
+    slash[1] = 0;
+    return 0;
+}
+
+// One line on stderr; a path over 80 bytes keeps its last 79 after "…" (the README's rule
+// for echoed paths). Nothing else to do if the write fails.
+static void fail(const char *path, int error) {
+    size_t length = strlen(path);
+    const char *shown = length > 80 ? path + length - 79 : path;
+    dprintf(STDERR_FILENO,
+            "overscroll: cannot run the program %s%s: %s (an incomplete build or install: build with "
+            "`swift build`, or reinstall the package)\n",
+            length > 80 ? "…" : "", shown, strerror(error));
+}
+
+// Before libc's own start-up is done: `.preinit_array` runs first of all the program's
+// code, even in a static program.
+static void block_every_signal(int argc, char **argv, char **envp) {
+    (void)argc, (void)argv, (void)envp;
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, NULL);
+}
+__attribute__((section(".preinit_array"), used))
+static void (*const block_every_signal_entry)(int, char **, char **) = block_every_signal;
+
+int main(int argc, char **argv) {
+    (void)argc;
+
+    char dir[PATH_MAX], path[PATH_MAX + 64];
+    if (own_directory(argv[0], dir, sizeof dir) != 0) {
+        fail(argv[0] ? argv[0] : "overscroll", ENOENT);
+        return not_found;
+    }
+    // The first place that exists and cannot be run is the one to tell; when neither
+    // exists, the first (a build's).
+    int error = ENOENT;
+    char reported[sizeof path];
+    snprintf(reported, sizeof reported, "%s%s", dir, places[0]);
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+        snprintf(path, sizeof path, "%s%s", dir, places[i]);
+        execv(path, argv);
+        if (errno != ENOENT && error == ENOENT) {
+            error = errno;
+            memcpy(reported, path, sizeof reported);
+        }
+    }
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_UNBLOCK, &all, NULL);
+    fail(reported, error);
+    return error == ENOENT ? not_found : not_runnable;
+}
