@@ -39,12 +39,9 @@ extension ListRing {
 /// What each row of a ring kept as lines shows (`ListLines`' ring, held by the surface
 /// backend that draws it), for the display that writes its rows into buffers of its own.
 protocol RingLines: AnyObject {
-    /// Rows the ring has: 0 before its first frame, else the window's height.
-    var ringLineCount: Int32 { get }
-    /// The line ring row `row` shows.
-    func ringLine(_ row: Int32) -> ListLines.Line
-    /// Writes pixels `from..<to` of ring row `row` into `canvas`'s pixel row `at`.
-    func writeRingLine(_ row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, at: Int32)
+    /// Calls `body` with the lines, borrowed: a frame reads a line a buffer row, and a copy
+    /// of `ListLines` for each (its arrays retained and released) was most of that.
+    func withRingLines(_ body: (borrowing ListLines) -> Void)
 }
 
 /// `ListRing` in memory shared with the X server (MIT-SHM), put on SDL's window through

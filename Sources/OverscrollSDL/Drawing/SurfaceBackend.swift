@@ -35,11 +35,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
     var ringFirst: Int32 { lines.ringFirst }
     var ringPixelsWritten: Int { lines.ringPixelsWritten }
     /// The ring's rows as lines, for a ring that keeps no pixels (`RingLines`).
-    var ringLineCount: Int32 { lines.ringLineCount }
-    func ringLine(_ row: Int32) -> ListLines.Line { lines.ringLine(row) }
-    func writeRingLine(_ row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, at: Int32) {
-        lines.writeRingLine(row, from: from, to: to, into: canvas, at: at)
-    }
+    func withRingLines(_ body: (borrowing ListLines) -> Void) { body(lines) }
 
     init(display: Display, rowImages: RowImages, overlays: RendererBackend) {
         self.display = display

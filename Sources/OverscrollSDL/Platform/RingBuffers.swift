@@ -93,43 +93,43 @@ struct RingBuffers {
             listBack[index].removeAll(keepingCapacity: true)
         }
         // Without the ring's lines there is no list to write: its rows stay as they are.
-        guard let lines = lines, lines.ringLineCount == height else {
-            return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
-                        copied: 0, moved: nil, damage: damage)
-        }
-        // A frame that moves the list changes only the pixels where the lines now shown
-        // differ from those shown before: where the list is narrower than the window, or
-        // its rows' colours meet themselves again, not all of it.
-        let moved = shownFirst == first ? nil : shown.map { listChange(from: $0, to: first, lines: lines) }
-        var copied = 0
-        held[index].withUnsafeMutableBufferPointer { held in
-            for row in 0..<rows {
-                let ringRow = (base + row) % height, line = lines.ringLine(ringRow)
-                let (from, to) = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
-                if from < to {
-                    lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
-                    copied += Int(to - from)
+        var known = false, copied = 0, moved: SDL_Rect?
+        lines?.withRingLines { lines in
+            guard lines.ringLineCount == height else { return }
+            known = true
+            // A frame that moves the list changes only the pixels where the lines now shown
+            // differ from those shown before: where the list is narrower than the window,
+            // or its rows' colours meet themselves again, not all of it.
+            moved = shownFirst == first ? nil : shown.map { listChange(from: $0, to: first, lines: lines) }
+            held[index].withUnsafeMutableBufferPointer { held in
+                for row in 0..<rows {
+                    let ringRow = (base + row) % height, line = lines.ringLine(ringRow)
+                    let (from, to) = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
+                    if from < to {
+                        lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
+                        copied += Int(to - from)
+                    }
+                    held[Int(row)] = line
                 }
-                held[Int(row)] = line
             }
-        }
-        for rect in listBack[index] {
-            let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
-            guard top < bottom else { continue }
-            for row in top..<bottom {
-                lines.writeRingLine((base + row) % height, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
+            for rect in listBack[index] {
+                let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
+                guard top < bottom else { continue }
+                for row in top..<bottom {
+                    lines.writeRingLine((base + row) % height, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
+                }
+                copied += Int(rect.w) * Int(bottom - top)
             }
-            copied += Int(rect.w) * Int(bottom - top)
+            listBack[index].removeAll(keepingCapacity: true)
         }
-        listBack[index].removeAll(keepingCapacity: true)
         return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
-                    copied: copied, moved: moved, damage: damage)
+                    copied: copied, moved: known ? moved : nil, damage: damage)
     }
 
     /// The bounding box of the list's pixels that differ between what buffer `shown` showed
     /// (the list where it holds known lines) and the ring from row `first` on (window
     /// coordinates; empty when none).
-    private func listChange(from shown: (index: Int, offset: Int32), to first: Int32, lines: any RingLines) -> SDL_Rect {
+    private func listChange(from shown: (index: Int, offset: Int32), to first: Int32, lines: borrowing ListLines) -> SDL_Rect {
         let width = self.width, height = self.height
         var left = width, right: Int32 = 0, top = height, bottom: Int32 = 0
         held[shown.index].withUnsafeBufferPointer { held in
