@@ -40,7 +40,7 @@ struct CheckConfig: ParsableCommand {
         }
         let font: String
         do { font = try FontLocator.locate(explicit: resolved.text(.font)) } catch { throw at(.font, error.description) }
-        do { try FontCheck.verify(font) } catch { throw at(.font, error.description) }
+        do { _ = try FontCheck.verify(font) } catch { throw at(.font, error.description) }
         if let content = resolved.text(.content) {
             do { _ = try ContentFile.rows(fromFile: content) } catch { throw at(.content, error.description) }
         }

@@ -86,6 +86,21 @@ import Glibc
         #expect(line.contains("content file") && line.contains("no answer within"), "\(r.stderr)")
     }
 
+    /// The font is read whole, off the main thread, within the deadline (`FontFile`), and
+    /// drawn from memory: no frame reads it.
+    @Test func aFontThatStallsIsRefusedAtStartWith66NamingIt() throws {
+        let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
+        let dir = CLI.temporaryPath("stalled-mount")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let font = dir + "/DejaVuSans.ttf"
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font)
+        let r = try CLI.run(["replay", HostileRoundTwoTests.script, "--font", font, "--no-sound"],
+                            environment: ["LD_PRELOAD": library])
+        #expect(r.status == 66)
+        let line = r.stderr.split(separator: "\n").first { $0.contains("stalled-mount") } ?? ""
+        #expect(line.contains("font") && line.contains("no answer within"), "\(r.stderr)")
+    }
+
     @Test func aConfigThatStallsIsRefusedAtStartWith66NamingIt() throws {
         let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
         let config = try stalledFile("kiosk.toml", "flash = false\n")

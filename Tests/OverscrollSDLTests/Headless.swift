@@ -17,7 +17,7 @@ final class Headless {
     init(width: Int = 480, height: Int = 800, scale: Double = 1) throws {
         display = try Display(.headless(width: Int(Double(width) * scale), height: Int(Double(height) * scale)))
         let font = try FontLocator.locate(explicit: nil)
-        let text = try TextCache(display: display, fontPath: font, pointSize: ListLayout().fontSize, scale: scale)
+        let text = try TextCache(display: display, font: try FontFile.read(font), pointSize: ListLayout().fontSize, scale: scale)
         painter = Painter(display: display, text: text, scale: scale)
         self.scale = scale
     }

@@ -17,7 +17,7 @@ extension SDLSuite {
             var settings = AppSettings(rows: (0..<30).map { "Row \($0)" }, fontPath: try FontLocator.locate(explicit: nil))
             settings.sound = false
             settings.acceptMouse = false
-            let session = try Session(display: display, settings: settings, inbox: RefreshInbox(),
+            let session = try Session(display: display, font: try FontFile.read(settings.fontPath), settings: settings, inbox: RefreshInbox(),
                                       refreshPeriod: 1.0 / 60, report: nil, warn: { _ in })
             #expect(SDL_ShowCursor(SDL_QUERY) == SDL_DISABLE)
             var reloaded = settings

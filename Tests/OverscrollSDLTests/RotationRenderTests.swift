@@ -12,7 +12,7 @@ extension SDLSuite {
             var settings = AppSettings(rows: (0..<30).map { "Row \($0)" }, fontPath: try FontLocator.locate(explicit: nil))
             settings.rotation = .quarter
             settings.sound = false
-            let session = try Session(display: headless.display, settings: settings, inbox: RefreshInbox(),
+            let session = try Session(display: headless.display, font: try FontFile.read(settings.fontPath), settings: settings, inbox: RefreshInbox(),
                                       refreshPeriod: 1.0 / 60, report: nil, warn: { _ in })
             // The app is portrait: 480 wide, 800 tall.
             #expect(session.model.viewportWidth == 480 && session.model.scroll.viewportHeight == 800)

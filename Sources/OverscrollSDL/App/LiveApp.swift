@@ -48,7 +48,7 @@ public final class LiveApp {
 
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
-        try FontCheck.verify(settings.fontPath)
+        let font = try FontCheck.verify(settings.fontPath)
         let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live",
                                             logLinesDropped: options.logLinesDropped)
         let display: Display
@@ -67,7 +67,7 @@ public final class LiveApp {
         var settings = settings
         settings.wallClock = clock.wallClock()
         do {
-            session = try Session(display: display, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
+            session = try Session(display: display, font: font, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
                                   report: report, warn: warn)
         } catch {
             throw .display(error)

@@ -65,7 +65,7 @@ public final class ReplayRunner {
     private let trace: OutputFile?
 
     public init(settings: AppSettings, options: Options, warn: @escaping (String) -> Void) throws(LaunchError) {
-        try FontCheck.verify(settings.fontPath)
+        let font = try FontCheck.verify(settings.fontPath)
         // Open outputs first: a bad path fails before anything runs.
         do { trace = try options.tracePath.map { path throws(SDLError) in try OutputFile(path: path) } } catch {
             throw .output(error.description)
@@ -102,7 +102,7 @@ public final class ReplayRunner {
         shown.describe(in: report, refreshPeriod: period, vsync: false)
         // The budget is the virtual frame period: replay paces the model at exactly 1/fps.
         do {
-            session = try Session(display: shown, settings: settings, inbox: RefreshInbox(), refreshPeriod: period,
+            session = try Session(display: shown, font: font, settings: settings, inbox: RefreshInbox(), refreshPeriod: period,
                                   report: report, warn: warn)
         } catch {
             trace?.discard()

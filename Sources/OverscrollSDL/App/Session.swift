@@ -44,7 +44,7 @@ final class Session {
 
     /// Takes the report over: if the session cannot start, it discards the report's
     /// frames.csv itself (the directory is not left looking like it holds a run).
-    init(display: Display, settings: AppSettings, inbox: RefreshInbox, refreshPeriod: Double,
+    init(display: Display, font: FontFile, settings: AppSettings, inbox: RefreshInbox, refreshPeriod: Double,
          report: ReportWriter?, warn: @escaping (String) -> Void) throws(SDLError) {
         self.display = display
         let runRecord = RunRecord(report: report, refreshPeriod: refreshPeriod)
@@ -56,7 +56,7 @@ final class Session {
         let layout = ListLayout()
         let text: TextCache
         do {
-            text = try TextCache(display: display, fontPath: settings.fontPath,
+            text = try TextCache(display: display, font: font,
                                  pointSize: layout.fontSize, scale: display.pixelScale)
         } catch {
             runRecord.discard()

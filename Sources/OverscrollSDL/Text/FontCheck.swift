@@ -5,16 +5,14 @@ import RowSources
 import Glibc
 #endif
 
-/// Opens the font once before a run creates any output, so a file that is not a font is
-/// refused as bad input (exit 66, like an unreadable one) rather than as a display failure,
-/// and leaves no empty trace or report behind.
+/// Reads and opens the font once before a run creates any output, so a file that is not a
+/// font is refused as bad input (exit 66, like an unreadable one) rather than as a display
+/// failure, and leaves no empty trace or report behind. The bytes it read are the ones
+/// the run draws with (`FontFile`).
 public enum FontCheck {
-    public static func verify(_ path: String) throws(LaunchError) {
+    public static func verify(_ path: String) throws(LaunchError) -> FontFile {
         let fix = "pass --font with a .ttf or .otf file"
-        // Without blocking first: SDL_ttf's own open would wait for ever on a FIFO.
-        let fd: Int32
-        do { fd = try InputOpening.open(path, what: "font", fix: fix) } catch { throw .input(error.message) }
-        close(fd)
+        let file = try FontFile.read(path)
         let shown = OutsideText.escaped(TextLines.cut(path))
         // SDL_ttf failing to start is the font library, not the display: the input's
         // fault as far as the operator can tell (too many open files, say).
@@ -22,7 +20,7 @@ public enum FontCheck {
             throw .input("font '\(shown)' cannot be used: SDL_ttf cannot start (\(OutsideText.escaped(String(cString: SDL_GetError())))); \(fix)")
         }
         defer { TTF_Quit() }
-        guard let font = TTF_OpenFont(path, 16) else {
+        guard let font = file.open(pixelSize: 16) else {
             throw .input("font '\(shown)' is not a font SDL_ttf can open (\(OutsideText.escaped(String(cString: SDL_GetError())))); \(fix)")
         }
         defer { TTF_CloseFont(font) }
@@ -31,6 +29,7 @@ public enum FontCheck {
         guard drawsLatin(font) else {
             throw .input("font '\(shown)' has no outline glyphs for Latin text (a colour emoji or symbol font?); pass --font with a text font such as DejaVuSans.ttf")
         }
+        return file
     }
 
     /// Whether "A", "a" and "0" are in the font and draw something.

@@ -16,11 +16,14 @@ final class FontFaces {
     private(set) var fonts: [Font] = []
     private var opened: [FontFallback.Face: Int?] = [:]
     private let pixelSize: Int32
+    /// The UI font's bytes, which its SDL_ttf font reads: held as long as it is open.
+    private let primary: FontFile
     let lineHeight: Int32
     let ascent: Int32
 
-    init(primaryPath: String, pixelSize: Int32) throws(SDLError) {
-        guard let font = TTF_OpenFont(primaryPath, pixelSize) else { throw SDLError("cannot open font '\(primaryPath)'") }
+    init(primary: FontFile, pixelSize: Int32) throws(SDLError) {
+        guard let font = primary.open(pixelSize: pixelSize) else { throw SDLError("cannot open font '\(primary.path)'") }
+        self.primary = primary
         self.pixelSize = pixelSize
         lineHeight = TTF_FontHeight(font)
         ascent = TTF_FontAscent(font)

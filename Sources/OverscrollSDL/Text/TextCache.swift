@@ -26,7 +26,7 @@ public final class TextCache {
 
     private let display: Display
     private var renderer: OpaquePointer { display.renderer }
-    private let fontPath: String
+    private let font: FontFile
     private let pointSize: Double
     /// Answers about installed fonts outlive a density change; opened fonts do not.
     private let fallback = FontFallback()
@@ -50,10 +50,10 @@ public final class TextCache {
     /// How many rasterizations were attempted, to show a failed one is not retried.
     private(set) var rasterizations = 0
 
-    public init(display: Display, fontPath: String, pointSize: Double, scale: Double,
+    public init(display: Display, font: FontFile, pointSize: Double, scale: Double,
                 rowColor: SDL_Color = Palette.text) throws(SDLError) {
         self.display = display
-        self.fontPath = fontPath
+        self.font = font
         self.pointSize = pointSize
         self.rowColor = rowColor
         maxWidth = max(1, display.sizeInPixels.width)
@@ -77,7 +77,7 @@ public final class TextCache {
         rasterizer = nil
         faces = nil
         let pixels = Int32((pointSize * newScale).rounded())
-        let opened = try FontFaces(primaryPath: fontPath, pixelSize: pixels)
+        let opened = try FontFaces(primary: font, pixelSize: pixels)
         faces = opened
         rasterizer = LineRasterizer(faces: opened, fallback: fallback)
         scale = newScale
