@@ -7,13 +7,14 @@ import Glibc
 /// allocation, so a reload under `ulimit -v` that needed more than was left aborted the
 /// running window. The probe maps the amount (no access, nothing reserved from RAM) and
 /// unmaps it at once: the address-space limit (RLIMIT_AS) counts such a mapping as it
-/// counts the heap, so the answer is the kernel's own. A cgroup's memory limit is not
+/// counts the heap, so the answer is the kernel's own. A cgroup's memory limit cannot be
 /// probed this way (it counts pages used, not mapped; past it the kernel's OOM killer
-/// acts, not a failed allocation).
+/// acts, not a failed allocation): `bytes` is compared with what it leaves.
 enum AddressSpace {
     /// nil when `bytes` can be had now; else what the limit leaves, in words.
     static func shortfall(for bytes: Int) -> String? {
         guard bytes > 0 else { return nil }
+        if let cgroup = CgroupMemory.current(), bytes > cgroup.headroom { return cgroup.words }
         let probe = mmap(nil, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
         if probe != MAP_FAILED {
             munmap(probe, bytes)

@@ -1,4 +1,5 @@
 import CSDL
+import RowSources
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,32 +48,8 @@ enum RenderLimits {
             let free = kiB(meminfo, "MemAvailable:") + kiB(meminfo, "SwapFree:")
             if free > 0 { candidates.append((free * 1024, "the machine's free memory")) }
         }
-        if let cgroup = cgroupLimit() { candidates.append((cgroup, "the cgroup's memory limit (MemoryMax=)")) }
+        if let cgroup = CgroupMemory.current() { candidates.append((cgroup.headroom, "the cgroup's memory limit (MemoryMax=)")) }
         return candidates.min { $0.0 < $1.0 }
-    }
-
-    /// memory.max − memory.current (cgroup v2), or limit − usage (v1).
-    private static func cgroupLimit() -> Int? {
-        for line in (read("/proc/self/cgroup") ?? "").split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3 else { continue }
-            let path = String(parts[2])
-            let (maxFile, usageFile): (String, String)
-            if parts[0] == "0" && parts[1].isEmpty {
-                (maxFile, usageFile) = ("/sys/fs/cgroup\(path)/memory.max", "/sys/fs/cgroup\(path)/memory.current")
-            } else if parts[1].split(separator: ",").contains("memory") {
-                (maxFile, usageFile) = ("/sys/fs/cgroup/memory\(path)/memory.limit_in_bytes", "/sys/fs/cgroup/memory\(path)/memory.usage_in_bytes")
-            } else {
-                continue
-            }
-            guard let max = number(read(maxFile)), max < Int(1) << 60 else { continue }
-            return max - (number(read(usageFile)) ?? 0)
-        }
-        return nil
-    }
-
-    private static func number(_ text: String?) -> Int? {
-        text.flatMap { Int($0.split(whereSeparator: \.isWhitespace).first ?? "") }
     }
 
     private static func kiB(_ text: String, _ key: String) -> Int {
