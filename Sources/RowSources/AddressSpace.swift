@@ -30,13 +30,7 @@ enum AddressSpace {
 
     /// The process's mapped bytes (/proc/self/statm's first field, in pages).
     private static func inUse() -> Int {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return 0 }
-        let pages = Int(String(decoding: buffer[..<n].prefix { $0 != 0x20 }, as: UTF8.self)) ?? 0
+        let pages = SystemFile.read("/proc/self/statm", limit: 4096)?.split(separator: " ").first.flatMap { Int($0) } ?? 0
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

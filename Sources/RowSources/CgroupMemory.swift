@@ -19,18 +19,18 @@ public struct CgroupMemory: Equatable, Sendable {
 
     /// This process's cgroup's limit; nil where there is none (or no cgroup to read).
     public static func current() -> CgroupMemory? {
-        for line in (readSmall("/proc/self/cgroup") ?? "").split(separator: "\n") {
+        for line in (SystemFile.read("/proc/self/cgroup") ?? "").split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { continue }
             let path = String(parts[2])
             if parts[0] == "0" && parts[1].isEmpty {
                 let dir = "/sys/fs/cgroup\(path)"
-                if let found = parse(limit: readSmall(dir + "/memory.max"), usage: readSmall(dir + "/memory.current"),
-                                     stat: readSmall(dir + "/memory.stat")) { return found }
+                if let found = parse(limit: SystemFile.read(dir + "/memory.max"), usage: SystemFile.read(dir + "/memory.current"),
+                                     stat: SystemFile.read(dir + "/memory.stat")) { return found }
             } else if parts[1].split(separator: ",").contains("memory") {
                 let dir = "/sys/fs/cgroup/memory\(path)"
-                if let found = parse(limit: readSmall(dir + "/memory.limit_in_bytes"), usage: readSmall(dir + "/memory.usage_in_bytes"),
-                                     stat: readSmall(dir + "/memory.stat")) { return found }
+                if let found = parse(limit: SystemFile.read(dir + "/memory.limit_in_bytes"), usage: SystemFile.read(dir + "/memory.usage_in_bytes"),
+                                     stat: SystemFile.read(dir + "/memory.stat")) { return found }
             }
         }
         return nil
@@ -56,20 +56,5 @@ public struct CgroupMemory: Equatable, Sendable {
 
     private static func number(_ text: String?) -> Int? {
         text.flatMap { Int($0.split(whereSeparator: \.isWhitespace).first ?? "") }
-    }
-
-    /// A small file of /proc or /sys, whole (at most 64 KiB); nil if it cannot be read.
-    private static func readSmall(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 64 << 10 {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += buffer[..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -48,33 +48,40 @@ import Glibc
 
     static let longScript = "wait 600s\n"
 
-    /// A replay (it stops at a SIGHUP, as at SIGTERM, with 128 + the signal) with `signal`
-    /// sent by a library initialiser.
-    func replayWith(earlySignal signal: Int32) throws -> Process {
-        let library = try #require(Self.library, "a C compiler (cc) is needed to build the preloaded library")
+    /// A long replay (it stops at a SIGHUP, as at SIGTERM, with 128 + the signal), with
+    /// `environment` added to the test's.
+    func replay(environment: [String: String] = [:]) throws -> Process {
         let script = try CLI.write(Self.longScript, to: "long.txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = ["replay", script, "--repeat", "1000", "--no-sound"]
-        var env = ProcessInfo.processInfo.environment
-        env["SDL_AUDIODRIVER"] = "dummy"
-        env["LD_PRELOAD"] = library
-        env["EARLY_SIGNAL"] = String(signal)
-        process.environment = env
+        process.environment = ProcessInfo.processInfo.environment.merging(["SDL_AUDIODRIVER": "dummy"]) { $1 }
+            .merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
     }
 
-    @Test(arguments: [SIGHUP, SIGTERM, SIGINT, SIGALRM])
-    func aSignalWhileTheLibrariesStartIsHandledNotTheDefaultAction(signal: Int32) throws {
-        let process = try replayWith(earlySignal: signal)
+    /// A replay with `signal` sent by a library initialiser.
+    func replayWith(earlySignal signal: Int32) throws -> Process {
+        let library = try #require(Self.library, "a C compiler (cc) is needed to build the preloaded library")
+        return try replay(environment: ["LD_PRELOAD": library, "EARLY_SIGNAL": String(signal)])
+    }
+
+    /// The replay ended the defined way for `signal` (128 + it), not by its default action.
+    func expectHandled(_ process: Process, _ signal: Int32) {
         #expect(poll(within: 60) { !process.isRunning })
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
         #expect(process.terminationStatus == 128 + signal)
+    }
+
+    @Test(arguments: [SIGHUP, SIGTERM, SIGINT, SIGALRM])
+    func aSignalWhileTheLibrariesStartIsHandledNotTheDefaultAction(signal: Int32) throws {
+        let process = try replayWith(earlySignal: signal)
+        expectHandled(process, signal)
     }
 
     /// The `overscroll` launcher execs the program with every signal blocked: the signal
@@ -82,36 +89,14 @@ import Glibc
     @Test(arguments: [SIGHUP, SIGTERM, SIGINT, SIGALRM])
     func aSignalWhileTheLoaderMapsTheLibrariesWaitsForTheProgram(signal: Int32) throws {
         let audit = try #require(Self.audit, "a C compiler (cc) is needed to build the audit library")
-        let script = try CLI.write(Self.longScript, to: "long.txt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["replay", script, "--repeat", "1000", "--no-sound"]
-        var env = ProcessInfo.processInfo.environment
-        env["SDL_AUDIODRIVER"] = "dummy"
-        env["LD_AUDIT"] = audit
-        env["LOADER_SIGNAL"] = String(signal)
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        #expect(poll(within: 60) { !process.isRunning })
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
-        #expect(process.terminationStatus == 128 + signal)
+        let process = try replay(environment: ["LD_AUDIT": audit, "LOADER_SIGNAL": String(signal)])
+        expectHandled(process, signal)
     }
 
     /// The launcher's part, seen from outside: the program it execs is told apart from a
     /// launch of its own only by argv[0], and its name in the process table is `overscroll`.
     @Test func theLauncherRunsTheProgramInItsOwnProcessUnderItsName() throws {
-        let script = try CLI.write(Self.longScript, to: "long.txt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["replay", script, "--repeat", "1000", "--no-sound"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SDL_AUDIODRIVER": "dummy"]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try replay()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
         let pid = process.processIdentifier
         // The file is the program from exec on; the name is set by its first code.

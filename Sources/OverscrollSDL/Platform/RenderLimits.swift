@@ -38,13 +38,13 @@ enum RenderLimits {
     /// The least memory left under each limit that applies, and which one it is.
     private static func availableBytes() -> (Int, String)? {
         var candidates: [(Int, String)] = []
-        let status = read("/proc/self/status") ?? ""
+        let status = SystemFile.read("/proc/self/status") ?? ""
         let used = kiB(status, "VmSize:") * 1024
         var limit = rlimit()
         if getrlimit(RLIMIT_AS_VALUE, &limit) == 0, limit.rlim_cur != rlim_t.max {
             candidates.append((Int(clamping: limit.rlim_cur) - used, "the address-space limit (ulimit -v)"))
         }
-        if let meminfo = read("/proc/meminfo") {
+        if let meminfo = SystemFile.read("/proc/meminfo") {
             let free = kiB(meminfo, "MemAvailable:") + kiB(meminfo, "SwapFree:")
             if free > 0 { candidates.append((free * 1024, "the machine's free memory")) }
         }
@@ -57,19 +57,6 @@ enum RenderLimits {
         return Int(line.dropFirst(key.count).split(separator: " ").first ?? "") ?? 0
     }
 
-    private static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes.append(contentsOf: buffer[..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// RLIMIT_AS as getrlimit wants it (an enum in glibc's headers, a plain Int32 elsewhere).
