@@ -79,12 +79,15 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-executable"], .when(traits: ["StaticLauncher"]))]
         ),
         // The command line: the program itself (overscroll-app).
+        // It exports wl_proxy_add_listener, so that libSDL2's calls bind to CWayland's
+        // (sdldamage.c: SDL 2.26's whole-surface damage cut on the wl_shm path).
         .executableTarget(
             name: "OverscrollApp",
             dependencies: [
                 "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=wl_proxy_add_listener"])]
         ),
         // Figures, not tests: frame cost, allocations per frame, arc cost, profiler cost, soak.
         .executableTarget(

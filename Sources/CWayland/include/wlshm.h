@@ -50,4 +50,9 @@ int ovs_wl_shm_buffers(const ovs_wl_shm *shm);
 long ovs_wl_shm_releases(const ovs_wl_shm *shm);
 
 void ovs_wl_shm_destroy(ovs_wl_shm *shm);
+// From now on, SDL's whole-surface damage at each frame callback of the window whose
+// wl_surface is `surface` stops (sdldamage.c says why and how); NULL lets it be again.
+// Returns 0 where it cannot (libwayland-client not loaded).
+int ovs_wl_quiet_sdl_damage(void *surface);
+
 #endif

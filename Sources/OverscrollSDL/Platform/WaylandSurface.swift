@@ -89,9 +89,12 @@ final class WaylandSurface {
         for i in stale.indices { stale[i].reserveCapacity(16) }
         changed.reserveCapacity(16)
         written.reserveCapacity(16)
+        // SDL's own whole-surface damage would ride in our commits (CWayland/sdldamage.c).
+        _ = ovs_wl_quiet_sdl_damage(wlSurface)
     }
 
     deinit {
+        _ = ovs_wl_quiet_sdl_damage(nil)
         ovs_wl_shm_destroy(shm)
         SDL_FreeSurface(surface)
         munmap(memory, capacity)

@@ -1,0 +1,72 @@
+// SDL 2.26 keeps a frame callback on every Wayland window it makes, and at each one's
+// "done" it damages the whole surface and asks for the next (SDL_waylandwindow.c,
+// surface_damage_frame_done: a workaround for EGL swaps without damage). On the CPU path
+// we commit the window's surface ourselves with exact damage, so that whole-surface
+// damage rode in every other commit of ours and made the compositor repaint the whole
+// output for a turning spinner: cage spent 1.50 s where it spent 0.98 s without it (a
+// preload experiment, bench-wayland's replay), more than on the GL path (1.58 s).
+//
+// The request cannot be withdrawn once SDL sends it, but the chain can be cut: libSDL2
+// calls libwayland-client through its PLT, so this program defines wl_proxy_add_listener
+// itself (exported: Package.swift's --export-dynamic-symbol) and the loader binds SDL's
+// calls to it. It passes every call on, except that a frame callback SDL arms for the
+// one window whose frames we commit gets a listener that does nothing: when it fires,
+// SDL damages nothing and arms no next one. The callback stays SDL's, which destroys it
+// with the window. Our own requests go to libwayland-client directly (wlshm.c looks its
+// functions up in the library itself), never through here.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include "wlshm.h"
+
+struct wl_proxy;
+struct wl_callback;
+
+// The user data SDL gives its window's wl_surface and that window's frame callbacks (its
+// SDL_WindowData); NULL when no window's frames are ours. The interposer has no context
+// of its own: this is the one process-wide value, set by the main thread.
+static _Atomic(void *) quieted = NULL;
+
+static void done_quietly(void *data, struct wl_callback *callback, uint32_t time) {
+    (void)data, (void)callback, (void)time;
+}
+static void (*const quiet_listener[])(void *, struct wl_callback *, uint32_t) = {done_quietly};
+
+typedef int (*add_listener_fn)(struct wl_proxy *, void (**)(void), void *);
+typedef void *(*get_user_data_fn)(struct wl_proxy *);
+typedef const char *(*get_class_fn)(struct wl_proxy *);
+
+int wl_proxy_add_listener(struct wl_proxy *proxy, void (**implementation)(void), void *data) {
+    static _Atomic(add_listener_fn) real = NULL;
+    add_listener_fn next = atomic_load(&real);
+    if (next == NULL) {
+        next = (add_listener_fn)dlsym(RTLD_NEXT, "wl_proxy_add_listener");
+        if (next == NULL) return -1;
+        atomic_store(&real, next);
+    }
+    void *window = atomic_load(&quieted);
+    if (window != NULL && data == window) {
+        static _Atomic(get_class_fn) get_class = NULL;
+        get_class_fn class_of = atomic_load(&get_class);
+        if (class_of == NULL) {
+            class_of = (get_class_fn)dlsym(RTLD_NEXT, "wl_proxy_get_class");
+            atomic_store(&get_class, class_of);
+        }
+        if (class_of != NULL && strcmp(class_of(proxy), "wl_callback") == 0)
+            implementation = (void (**)(void))quiet_listener;
+    }
+    return next(proxy, implementation, data);
+}
+
+int ovs_wl_quiet_sdl_damage(void *surface) {
+    if (surface == NULL) {
+        atomic_store(&quieted, NULL);
+        return 1;
+    }
+    get_user_data_fn user_data = (get_user_data_fn)dlsym(RTLD_NEXT, "wl_proxy_get_user_data");
+    if (user_data == NULL) return 0;
+    atomic_store(&quieted, user_data((struct wl_proxy *)surface));
+    return atomic_load(&quieted) != NULL;
+}
