@@ -67,38 +67,42 @@ import Glibc
         ends(window)
     }
 
-    /// A file in a directory the preloaded `read` never answers for.
-    func stalledFile(_ name: String, _ text: String) throws -> String {
+    /// A file in a directory the preloaded `read` never answers for: `text`, or a copy of
+    /// the file at `source`.
+    func stalledFile(_ name: String, _ text: String = "", copying source: String? = nil) throws -> String {
         let dir = CLI.temporaryPath("stalled-mount")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+        if let source {
+            try FileManager.default.copyItem(atPath: source, toPath: dir + "/" + name)
+        } else {
+            try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+        }
         return dir + "/" + name
     }
 
-    @Test func aContentFileThatStallsIsRefusedAtStartWith66NamingIt() throws {
+    /// A replay given `flag` `path` under the preloaded `read` that never answers: its exit
+    /// status, and its stderr's line that names the stalled file (the path is cut to 80
+    /// characters in the line; its directory's name shows).
+    func replayWithStalled(_ flag: String, _ path: String) throws -> (status: Int32, line: Substring, stderr: String) {
         let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
-        let content = try stalledFile("rows.txt", "one\ntwo\n")
-        let r = try CLI.run(["replay", HostileRoundTwoTests.script, "--content", content, "--no-sound"],
+        let r = try CLI.run(["replay", HostileRoundTwoTests.script, flag, path, "--no-sound"],
                             environment: ["LD_PRELOAD": library])
+        return (r.status, r.stderr.split(separator: "\n").first { $0.contains("stalled-mount") } ?? "", r.stderr)
+    }
+
+    @Test func aContentFileThatStallsIsRefusedAtStartWith66NamingIt() throws {
+        let r = try replayWithStalled("--content", try stalledFile("rows.txt", "one\ntwo\n"))
         #expect(r.status == 66)
-        // The path is cut to 80 characters in the line; its directory's name shows.
-        let line = r.stderr.split(separator: "\n").first { $0.contains("stalled-mount") } ?? ""
-        #expect(line.contains("content file") && line.contains("no answer within"), "\(r.stderr)")
+        #expect(r.line.contains("content file") && r.line.contains("no answer within"), "\(r.stderr)")
     }
 
     /// The font is read whole, off the main thread, within the deadline (`FontFile`), and
     /// drawn from memory: no frame reads it.
     @Test func aFontThatStallsIsRefusedAtStartWith66NamingIt() throws {
-        let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
-        let dir = CLI.temporaryPath("stalled-mount")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let font = dir + "/DejaVuSans.ttf"
-        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font)
-        let r = try CLI.run(["replay", HostileRoundTwoTests.script, "--font", font, "--no-sound"],
-                            environment: ["LD_PRELOAD": library])
+        let font = try stalledFile("DejaVuSans.ttf", copying: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let r = try replayWithStalled("--font", font)
         #expect(r.status == 66)
-        let line = r.stderr.split(separator: "\n").first { $0.contains("stalled-mount") } ?? ""
-        #expect(line.contains("font") && line.contains("no answer within"), "\(r.stderr)")
+        #expect(r.line.contains("font") && r.line.contains("no answer within"), "\(r.stderr)")
     }
 
     @Test func aConfigThatStallsIsRefusedAtStartWith66NamingIt() throws {
