@@ -52,6 +52,9 @@ let package = Package(
         // Thread naming and a join with a time limit: glibc declares them only under
         // _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CWorker"),
+        // argc/argv as the process received them, captured in `.preinit_array` (the
+        // Swift runtime's own guess fails under a setenv() before main, or without /proc).
+        .target(name: "CProcessArguments"),
         // `Worker`: the one way the program starts a thread (named, joined, stopped), and
         // `Locked`, the lock its threads share values behind.
         .target(name: "Workers", dependencies: ["CWorker"]),
@@ -84,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "OverscrollApp",
             dependencies: [
-                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers",
+                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers", "CProcessArguments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=wl_proxy_add_listener"])]

@@ -103,7 +103,8 @@ struct Overscroll: ParsableCommand {
         // Before anything else: fds 0-2 open, every signal's disposition set (see the table).
         SignalHandling.installProcessDefaults()
         do {
-            var command = try parseAsRoot()
+            // The process's own argv, not the runtime's guess (ProcessArguments says why).
+            var command = try parseAsRoot(ProcessArguments.afterName)
             try command.run()
         } catch {
             UsageError.exit(error)

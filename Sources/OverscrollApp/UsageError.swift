@@ -9,7 +9,7 @@ import OverscrollKit
 enum UsageError {
     /// Prints the message for `error` and exits with its status (help and version go to
     /// standard output with status 0, as ArgumentParser prints them).
-    static func exit(_ error: Error, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    static func exit(_ error: Error, arguments: [String] = ProcessArguments.afterName) -> Never {
         let status = Overscroll.exitCode(for: error)
         let full = Overscroll.fullMessage(for: error)
         guard status != .success else { Overscroll.exit(withError: error) }

@@ -13,31 +13,44 @@
 //
 // The program is looked for beside the launcher (a build: .build/release/) and then in
 // ../libexec/overscroll/ (the package: /usr/bin/overscroll, /usr/libexec/overscroll/).
-// argv goes through unchanged, argv[0] too: the program names itself by it.
+// The launcher's own place is never taken from argv[0], which whoever runs it chooses
+// (`exec -a`): from /proc/self/exe, else from the path the kernel exec'd (AT_EXECFN),
+// else the package's folder (/usr/libexec/overscroll/). argv goes through unchanged, argv[0] too: the
+// program names itself by it.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 static const char *const places[] = {"overscroll-app", "../libexec/overscroll/overscroll-app"};
 
+// Where the package puts the launcher: taken as its folder when it cannot tell where it
+// is itself (then only the package's place for the program is looked at).
+#define PACKAGE_BIN "/usr/bin/"
+
 // Exit statuses as a shell gives them: not found, found but not runnable.
 enum { not_found = 127, not_runnable = 126 };
 
-// The launcher's own directory, with a trailing slash, from /proc/self/exe (symlinks
-// resolved: a link to /usr/bin/overscroll still finds /usr/libexec), or from argv[0]
-// when /proc is not mounted.
-static int own_directory(const char *argv0, char *dir, size_t size) {
+// The launcher's own directory, with a trailing slash, symlinks resolved (a link to
+// /usr/bin/overscroll still finds /usr/libexec): /proc/self/exe, or where /proc is not
+// mounted the path execve was given, which the kernel keeps for the program (AT_EXECFN;
+// relative to the directory it was run from, which the launcher has not left). Never
+// argv[0]: `exec -a /tmp/x/overscroll` would make the launcher run /tmp/x/overscroll-app.
+static int own_directory(char *dir, size_t size) {
     ssize_t n = readlink("/proc/self/exe", dir, size - 1);
-    if (n <= 0) {
-        if (argv0 == NULL || strchr(argv0, '/') == NULL || strlen(argv0) >= size) return -1;
-        n = (ssize_t)strlen(argv0);
-        memcpy(dir, argv0, (size_t)n);
+    if (n > 0) {
+        dir[n] = 0;
+    } else {
+        const char *executed = (const char *)getauxval(AT_EXECFN);
+        char resolved[PATH_MAX];
+        if (executed == NULL || realpath(executed, resolved) == NULL || strlen(resolved) >= size) return -1;
+        memcpy(dir, resolved, strlen(resolved) + 1);
     }
-    dir[n] = 0;
     char *slash = strrchr(dir, '/');
     if (slash == NULL) return -1;
     slash[1] = 0;
@@ -70,16 +83,14 @@ int main(int argc, char **argv) {
     (void)argc;
 
     char dir[PATH_MAX], path[PATH_MAX + 64];
-    if (own_directory(argv[0], dir, sizeof dir) != 0) {
-        fail(argv[0] ? argv[0] : "overscroll", ENOENT);
-        return not_found;
-    }
-    // The first place that exists and cannot be run is the one to tell; when neither
-    // exists, the first (a build's).
+    const size_t first = own_directory(dir, sizeof dir) == 0 ? 0 : 1;
+    if (first == 1) snprintf(dir, sizeof dir, "%s", PACKAGE_BIN);
+    // The first place that exists and cannot be run is the one to tell; when none
+    // exists, the first looked at.
     int error = ENOENT;
     char reported[sizeof path];
-    snprintf(reported, sizeof reported, "%s%s", dir, places[0]);
-    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+    snprintf(reported, sizeof reported, "%s%s", dir, places[first]);
+    for (size_t i = first; i < sizeof places / sizeof places[0]; i++) {
         snprintf(path, sizeof path, "%s%s", dir, places[i]);
         execv(path, argv);
         if (errno != ENOENT && error == ENOENT) {
