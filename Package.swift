@@ -65,6 +65,8 @@ let package = Package(
             name: "OverscrollKit",
             dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
+        // The config file's reader: the TOML a config is, strict and bounded (TOMLReader).
+        .target(name: "ConfigReader", dependencies: ["OverscrollKit"]),
         // Frame-timing report files: frames.csv streaming, summary.json, Chrome trace,
         // SVG chart, loading and comparing reports.
         .target(name: "FrameReports", dependencies: ["OverscrollKit", "Workers"]),
@@ -87,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "OverscrollApp",
             dependencies: [
-                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers", "CProcessArguments",
+                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers", "CProcessArguments", "ConfigReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=wl_proxy_add_listener"])]
@@ -110,6 +112,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "ConfigReaderTests", dependencies: ["ConfigReader"]),
         .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "ProfilerTestSupport"]),
         .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers"]),
         .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL"]),

@@ -1,3 +1,4 @@
+import ConfigReader
 import Glibc
 import OverscrollKit
 
@@ -14,26 +15,39 @@ struct ConfigFile {
     /// The file and line each key was last set on, for messages about it later (a
     /// replay refusing it, `check-config` saying where a value came from).
     private(set) var origins: [Setting: (path: String, line: Int)] = [:]
-    /// The files read, the main one first.
+    /// The files read, the main one first, as messages show them.
     private(set) var files: [String] = []
 
     init(path: String) throws(Failure) {
         self.path = path
         try read(path)
-        for dropIn in try Self.dropIns(of: path) { try read(dropIn) }
+        for dropIn in try Self.dropIns(of: path) { try read(dropIn.shown, bytes: dropIn.bytes) }
+    }
+
+    /// A drop-in: its path as bytes, opened as such (a name need not be UTF-8), and as
+    /// messages show it (bytes that are not UTF-8 as `\xHH`).
+    struct DropIn {
+        let bytes: [UInt8]
+        let shown: String
     }
 
     /// `FILE.d/*.toml` in name order (byte order, as `ls` sorts in the C locale); none
-    /// when there is no such directory.
-    static func dropIns(of path: String) throws(Failure) -> [String] {
+    /// when there is no such directory. A directory that is there but cannot be read (a
+    /// symlink loop, no permission) is an error in its own words, not "no drop-ins".
+    static func dropIns(of path: String) throws(Failure) -> [DropIn] {
         let dir = path + ".d"
+        let shown = TextLines.cut(dir)
         var info = stat()
-        guard stat(dir, &info) == 0 else { return [] }
+        guard stat(dir, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { return [] }
+            throw Failure("drop-in directory \(shown) cannot be read: \(Self.reason(code)); fix it or remove it", code: 66)
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw Failure("\(TextLines.cut(dir)) is not a directory; drop-ins for \(TextLines.cut(path)) go in a directory of that name", code: 78)
+            throw Failure("\(shown) is not a directory; drop-ins for \(TextLines.cut(path)) go in a directory of that name", code: 78)
         }
         guard let stream = opendir(dir) else {
-            throw Failure("drop-in directory \(TextLines.cut(dir)) cannot be read: \(String(cString: strerror(errno)))", code: 66)
+            throw Failure("drop-in directory \(shown) cannot be read: \(Self.reason(errno)); fix it or remove it", code: 66)
         }
         defer { closedir(stream) }
         var names: [[UInt8]] = []
@@ -43,29 +57,62 @@ struct ConfigFile {
             guard name.first != UInt8(ascii: "."), name.count > 5, name.suffix(5).elementsEqual(".toml".utf8) else { continue }
             names.append(name)
         }
-        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { dir + "/" + String(decoding: $0, as: UTF8.self) }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
+            DropIn(bytes: Array(dir.utf8) + [UInt8(ascii: "/")] + name, shown: dir + "/" + Self.shown(name))
+        }
+    }
+
+    /// A file name's bytes as text: UTF-8 as it is, any other byte as `\xHH`, so two
+    /// names never look the same and none is shown as another's.
+    static func shown(_ name: [UInt8]) -> String {
+        if let text = String(validating: name, as: UTF8.self) { return text }
+        var out = "", index = 0
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = name.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                out.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                index += encoded.count
+            case .error(let length):
+                for byte in name[index..<index + length] { out += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
+                index += length
+            case .emptyInput:
+                return out
+            }
+        }
     }
 
     /// One file's keys, over those of the files before it.
-    private mutating func read(_ path: String) throws(Failure) {
+    private mutating func read(_ path: String, bytes pathBytes: [UInt8]? = nil) throws(Failure) {
         files.append(path)
-        let text = try Self.readText(path)
+        let shown = TextLines.cut(path)
+        let bytes = try Self.readBytes(path, pathBytes)
         let entries: [TOMLReader.Entry]
-        do { entries = try TOMLReader.entries(text) } catch {
-            throw Failure("\(TextLines.cut(path)):\(error.line): \(Echo.oneLine(Echo.cutTokens(error.message)))", code: 78)
+        do { entries = try TOMLReader.entries(bytes) } catch {
+            throw Failure("\(shown):\(error.line): \(Echo.cutTokens(Self.explain(error)))", code: 78)
         }
         for entry in entries {
             let (key, raw, line) = (entry.key, entry.value, entry.line)
             guard let setting = Setting(rawValue: key) else {
                 let allowed = Setting.allCases.map(\.key).sorted().joined(separator: ", ")
-                throw Failure("\(TextLines.cut(path)):\(line): unknown key '\(Echo.oneLine(TextLines.cut(key)))'; allowed keys: \(allowed)", code: 78)
+                throw Failure("\(shown):\(line): unknown key '\(TextLines.cut(key))'; allowed keys: \(allowed)", code: 78)
             }
             guard case .success(let value) = setting.spec.kind.parse(toml: raw) else {
-                throw Failure("\(TextLines.cut(path)):\(line): '\(key)' must be \(setting.spec.kind.allowed)", code: 78)
+                throw Failure("\(shown):\(line): '\(key)' must be \(setting.spec.kind.allowed), not \(TextLines.cut(raw.toml))", code: 78)
             }
             values[setting] = value
             origins[setting] = (path, line)
         }
+    }
+
+    /// The reader's message, and for a value no setting could take (a word without
+    /// quotes, a date, a table) what the key's setting allows.
+    static func explain(_ error: TOMLReader.Failure) -> String {
+        guard error.kind == .value || error.kind == .unsupported, let key = error.key, let setting = Setting(rawValue: key) else {
+            return error.message
+        }
+        return "'\(key)' must be \(setting.spec.kind.allowed): \(error.message)"
     }
 
     /// A replay has no display: a window-only key in its config file is refused, not
@@ -77,28 +124,26 @@ struct ConfigFile {
         }
     }
 
-    /// The file as TOML text with LF line ends (CRLF and lone CR files then get the right
-    /// line numbers from TOMLReader), through the one line reader.
-    private static func readText(_ path: String) throws(Failure) -> String {
-        let shown = TextLines.cut(path)
-        let bytes: [UInt8]
-        do { bytes = try InputFile.read(path, what: "config file", fix: "pass --config the path of a TOML file") } catch {
-            // A missing file keeps its own words.
-            if access(path, F_OK) != 0 {
-                throw Failure("config file '\(shown)' does not exist; check the path given to --config", code: 66)
+    /// The file's bytes, through the one input reader (bounded, never waiting on a FIFO
+    /// or a stalled mount); TOMLReader checks what they hold.
+    private static func readBytes(_ path: String, _ pathBytes: [UInt8]?) throws(Failure) -> [UInt8] {
+        do { return try InputFile.read(path, bytes: pathBytes, what: "config file", fix: "pass --config the path of a TOML file") } catch {
+            // A missing file keeps its own words; a symlink loop or a permission error
+            // keeps the system's (in the error).
+            let missing = pathBytes.map { b in (b + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) } } }
+                ?? access(path, F_OK)
+            if missing != 0, errno == ENOENT {
+                throw Failure("config file '\(TextLines.cut(path))' does not exist; check the path given to --config", code: 66)
             }
             throw error
         }
-        let lines = TextLines.lines(of: bytes)
-        for line in lines {
-            if String(validating: line.bytes, as: UTF8.self) == nil {
-                throw Failure("\(shown):\(line.number): not UTF-8 text; save the config as UTF-8 TOML", code: 78)
-            }
-            if line.bytes.contains(0) {
-                throw Failure("\(shown):\(line.number): a NUL byte; a config is a TOML text file (is this the right file?)", code: 78)
-            }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case ELOOP: "\(String(cString: strerror(code))) (a symlink loop)"
+        default: String(cString: strerror(code))
         }
-        return String(decoding: TextLines.normalized(bytes), as: UTF8.self)
     }
 }
 

@@ -12,10 +12,11 @@ enum InputFile {
     ///
     /// Read off the caller's thread with a deadline (`ReadDeadline`): a file on a stalled
     /// network mount is refused after `deadline` seconds, not waited on.
-    static func read(_ path: String, what: String, fix: String, limit: Int = 16 << 20,
+    /// `bytes`: the path to open as bytes, when it is not UTF-8 (`path` then shows it).
+    static func read(_ path: String, bytes pathBytes: [UInt8]? = nil, what: String, fix: String, limit: Int = 16 << 20,
                      deadline: Double = ReadDeadline.seconds) throws(Failure) -> [UInt8] {
         let result = ReadDeadline.run("input-read", within: deadline) {
-            Result { () throws(Failure) in try readNow(path, what: what, fix: fix, limit: limit) }
+            Result { () throws(Failure) in try readNow(path, pathBytes, what: what, fix: fix, limit: limit) }
         }
         guard let result else {
             throw Failure("\(what) '\(TextLines.cut(path))' was not read: no answer within \(Int(deadline)) s (a stalled network mount?); \(fix)",
@@ -24,10 +25,10 @@ enum InputFile {
         return try result.get()
     }
 
-    private static func readNow(_ path: String, what: String, fix: String, limit: Int) throws(Failure) -> [UInt8] {
+    private static func readNow(_ path: String, _ pathBytes: [UInt8]?, what: String, fix: String, limit: Int) throws(Failure) -> [UInt8] {
         let shown = "'\(TextLines.cut(path))'"
         let fd: Int32
-        do { fd = try InputOpening.open(path, what: what, fix: fix, inheritedPipes: true) } catch {
+        do { fd = try InputOpening.open(path, bytes: pathBytes, what: what, fix: fix, inheritedPipes: true) } catch {
             throw Failure(error.message, code: 66)
         }
         defer { close(fd) }

@@ -1,3 +1,4 @@
+import ConfigReader
 import Glibc
 import OverscrollKit
 import OverscrollSDL
@@ -26,7 +27,7 @@ enum SettingKind: Equatable {
         case .positiveNumber: "points above 0 and below the window's height"
         case .duration: "a duration of 0 or more, like 1.5s, 800ms or 2 (seconds)"
         case .positiveDuration: "a duration greater than 0, like 10s or 500ms"
-        case .bool: "true or false"
+        case .bool: "true or false (or \"on\"/\"off\")"
         case .command: "a command, as a string (\"fetch-rows --json\") or, in a config file, an array ([\"fetch-rows\", \"--json\"])"
         case .rotation: "0, 90, 180 or 270"
         case .displayIndex: "a display number from 0 to 63"
@@ -98,7 +99,13 @@ enum SettingKind: Equatable {
             guard let s = raw.double ?? raw.int.map(Double.init), s.isFinite else { return .failure(.malformed) }
             return checkDuration(s)
         case .bool:
-            return raw.bool.map { .success(.bool($0)) } ?? .failure(.malformed)
+            if let b = raw.bool { return .success(.bool(b)) }
+            // The README's words for these settings' defaults, in any case as all words.
+            switch raw.string?.lowercased() {
+            case "on": return .success(.bool(true))
+            case "off": return .success(.bool(false))
+            default: return .failure(.malformed)
+            }
         case .command:
             guard let a = raw.array else { return .failure(.malformed) }
             let words = a.compactMap { $0.string }

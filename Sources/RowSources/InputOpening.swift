@@ -25,10 +25,14 @@ public enum InputOpening {
     /// closes it. `what` names the input ("content file"), `fix` says what to pass instead.
     /// With `inheritedPipes`, `/dev/fd/N` and `/proc/self/fd/N` may be a pipe the shell
     /// made (`<(…)`), read to its end: it has a writer already.
-    public static func open(_ path: String, what: String, fix: String,
+    /// `bytes`, when given, is the path opened, as bytes (a name that is not UTF-8, read
+    /// from a directory); `path` is then only how messages show it.
+    public static func open(_ path: String, bytes: [UInt8]? = nil, what: String, fix: String,
                             inheritedPipes: Bool = false) throws(Refusal) -> Int32 {
         let shown = "'\(OutsideText.escaped(TextLines.cut(path)))'"
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+        let fd = bytes.map { b in (b + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, flags) } } }
+            ?? Glibc.open(path, flags)
         guard fd >= 0 else {
             let code = errno
             throw Refusal(message: "\(what) \(shown) cannot be read: \(reason(code)); \(fix)", code: code)
