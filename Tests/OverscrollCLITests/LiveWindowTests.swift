@@ -269,3 +269,48 @@ final class DatagramReceiver {
         #expect(rows.last?[count] == "2")
     }
 }
+
+@Suite struct LivePacingTests {
+    /// Pulls that arm and refresh, flings and idle time in a live window with a report:
+    /// the loop presents at most once a refresh, so no interval in frames.csv is under
+    /// 8 ms (half of 60 Hz's period), however late a frame before it was; the summary's
+    /// minimum is the rows' (an outcome of the run, not a bound on how long it took).
+    @Test func noFrameIntervalIsUnderHalfARefreshPeriod() throws {
+        let server = try #require(try XServer(), "Xvfb is needed: script/bootstrap --test installs it")
+        let dir = CLI.temporaryPath("pacing")
+        let app = try LiveApp(["--no-sound", "--report", dir, "--refresh-duration", "500ms"], on: server)
+        let window = try #require(try server.window(named: "Overscroll"))
+        Thread.sleep(forTimeInterval: 0.5)
+        func drag(from: Int, by: Int, steps: Int, hold: Double = 0) throws {
+            var chain = ["mousemove", "--window", window, "240", "\(from)", "mousedown", "1"]
+            for i in 1...steps {
+                chain += ["sleep", "0.016", "mousemove", "--window", window, "240", "\(from + by * i / steps)"]
+            }
+            if hold > 0 { chain += ["sleep", "\(hold)"] }
+            try server.tool("xdotool", chain + ["mouseup", "1"])
+        }
+        for _ in 0..<2 {
+            try drag(from: 150, by: 400, steps: 30, hold: 0.2)   // arms and refreshes
+            Thread.sleep(forTimeInterval: 1.5)
+        }
+        try drag(from: 650, by: -400, steps: 6)                  // flings
+        Thread.sleep(forTimeInterval: 1.2)
+        try drag(from: 250, by: 400, steps: 6)
+        Thread.sleep(forTimeInterval: 2)                         // idle: the loop sleeps
+        try drag(from: 600, by: -250, steps: 8)
+        Thread.sleep(forTimeInterval: 1)
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 10) == 0)
+        let text = try String(contentsOfFile: "\(dir)/frames.csv", encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        let header = lines[0].split(separator: ",").map(String.init)
+        let column = try #require(header.firstIndex(of: "interval_ms"))
+        let intervals = lines.dropFirst().map { Double($0.split(separator: ",", omittingEmptySubsequences: false)[column])! }
+        #expect(intervals.count > 100, "only \(intervals.count) frames recorded")
+        let short = intervals.enumerated().filter { $0.element < 8 }
+        #expect(short.isEmpty, "intervals under 8 ms at frames \(short.map { "\($0.offset): \($0.element)" })")
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(dir)/summary.json"))) as? [String: Any]
+        let reported = try #require((summary?["interval_ms"] as? [String: Any])?["min"] as? Double)
+        #expect(abs(reported - intervals.min()!) < 0.01, "summary min \(reported), rows' \(intervals.min()!)")
+    }
+}

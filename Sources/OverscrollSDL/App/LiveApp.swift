@@ -43,6 +43,8 @@ public final class LiveApp {
     private var redrawUntil = -Double.infinity
     private var inputs: [TimedInput] = []
     private var presentAverage = 0.0
+    /// Deadlines for a display that does not block in present (`FramePacer`).
+    private var pacer: FramePacer
     /// Monotonic time the oldest input handled this frame was drained.
     private var oldestArrival: Double?
 
@@ -74,6 +76,7 @@ public final class LiveApp {
         }
         self.options = options
         self.warn = warn
+        pacer = FramePacer(period: display.refreshPeriod)
         notifier = SystemdNotifier(environment: options.environment)
         warn(Self.startLine(display))
         inputs.reserveCapacity(256)
@@ -99,7 +102,6 @@ public final class LiveApp {
     /// SDL_QUIT); then writes the report. Returns the report's error, if any.
     public func run() -> String? {
         let period = session.display.refreshPeriod
-        var nextDeadline = clock.now()
         var running = true
         var event = SDL_Event()
         var frame = 0
@@ -140,7 +142,7 @@ public final class LiveApp {
                     guard let due = session.model.nextTimer, clock.realTime(ofModel: due) <= clock.now() else { continue }
                 }
                 clock.resume()
-                nextDeadline = clock.now()
+                pacer.woke()
                 slept = true
             }
             // Taken after the sleep: the reload that woke the loop is shown by this frame.
@@ -169,7 +171,8 @@ public final class LiveApp {
             let frameTime = clock.frame()
             for i in inputs.indices { inputs[i].time = clock.modelTime(ofStamp: inputs[i].time) }
             let hadInput = !inputs.isEmpty
-            var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart)
+            var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart,
+                                       presentNotBefore: pacer.presentNotBefore)
             let presentDone = timing.presentDone
             if slept && !hadInput && !reloaded && session.lastPainted == .nothing {
                 // Woken with nothing to show (an event that changed nothing): no frame
@@ -178,6 +181,7 @@ public final class LiveApp {
                 continue
             }
             presentAverage += (presentDone - timing.presentStart - presentAverage) * 0.1
+            pacer.presented(at: presentDone, work: timing.renderDone - frameStart, vsyncBlocks: vsyncPaces)
             // After sleeping on input no frame was due, so that gap is not jank.
             timing.frame = frame
             timing.interval = slept || lastPresent == nil ? period : presentDone - lastPresent!
@@ -196,7 +200,8 @@ public final class LiveApp {
             if reloaded { notifier.ready(status: "showing \(session.model.rows.count) rows (reloaded)") }
             notifier.frame(now: presentDone)
             frame += 1
-            nextDeadline = pace(after: nextDeadline, period: period)
+            // Sleep until the next frame is due, unless vsync already blocked in present.
+            if !vsyncPaces, let start = pacer.nextStart { MonotonicClock.sleep(start - MonotonicClock.now()) }
         }
         // SDL ends the loop with SDL_QUIT when it finds the Wayland connection dead.
         if let lost = runWatch.lost ?? (native.connectionBroken ? "connection closed" : nil) { runWatch.lose(lost) }
@@ -224,16 +229,10 @@ public final class LiveApp {
             + "scale \(DisplayScale.describe(display.scale.factor)) (\(display.scale.origin)), refresh \(hz) Hz"
     }
 
-    /// Sleep until the next frame is due unless vsync already blocked in present. Never spins.
-    private func pace(after deadline: Double, period: Double) -> Double {
-        var next = deadline + period
-        let now = clock.now()
-        if presentAverage > period * 0.25 { return now }      // vsync paces us
-        if next < now - period { next = now }                 // fell behind: don't try to catch up
-        let remaining = next - now
-        if remaining > 0.0002 { MonotonicClock.sleep(remaining) }
-        return next
-    }
+    /// Present blocks until vsync (it takes a good part of a period): the display paces the
+    /// loop, which does not sleep to a frame's start (its present still waits for its
+    /// deadline: no two presents within three quarters of a period).
+    private var vsyncPaces: Bool { presentAverage > pacer.period * 0.25 }
 
     /// Returns false when the app should quit.
     private func handle(_ event: SDL_Event) -> Bool {

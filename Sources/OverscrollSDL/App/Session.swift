@@ -85,10 +85,13 @@ final class Session {
     /// One frame: this frame's `inputs` (in the app's frame, on the model's clock) and any
     /// refresh work that finished join the model at their own times; the model moves to
     /// `time`; what it asked for starts (sound, refresh work); the scene is drawn and
-    /// presented. Returns the frame's phase times; the caller fills in what only it knows
-    /// (the interval since the last frame, the input latency) and `record`s it.
+    /// presented, not before `presentNotBefore` (monotonic seconds: the live loop's
+    /// deadline, `FramePacer`; a frame that drew nothing waits too: it is counted as a
+    /// frame, and its interval is the one it shows). Returns the frame's
+    /// phase times; the caller fills in what only it knows (the interval since the last
+    /// frame, the input latency) and `record`s it.
     func frame(_ inputs: inout [TimedInput], to time: Double, startedAt frameStart: Double,
-               cpuStart: Double) -> FrameTiming {
+               cpuStart: Double, presentNotBefore: Double = -.infinity) -> FrameTiming {
         // A touch may be on its way to the threshold: the sound device opens off the loop.
         if !inputs.isEmpty { sound.prepare(touchBegan: inputs.contains { $0.event.beginsTouch }) }
         let completions = inbox.take(dueBy: time)
@@ -102,11 +105,15 @@ final class Session {
         let painted = render()
         lastPainted = painted
         let renderDone = MonotonicClock.now()
+        // Early for its deadline: wait for it. The wait is no phase's work (present
+        // starts after it), and it is time the frame was ready, so it is not CPU.
+        if presentNotBefore > renderDone { MonotonicClock.sleep(presentNotBefore - renderDone) }
+        let presentStart = max(renderDone, MonotonicClock.now())
         painter.present(painted)
         let presentDone = MonotonicClock.now()
         return FrameTiming(
             frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
-            renderDone: renderDone, presentStart: renderDone, presentDone: presentDone,
+            renderDone: renderDone, presentStart: presentStart, presentDone: presentDone,
             interval: 0, latency: nil, state: Self.inPlace(&model) { UIState(model: $0) },
             processCPUTime: ProcessCPUClock.now() - cpuStart)
     }
