@@ -17,6 +17,7 @@ public struct ReportComparison: Sendable, Equatable {
         /// side has no value.
         public var changePercent: Double?
         public var isRegression: Bool
+        public var isMissing: Bool { gated && (base == nil || new == nil) }
     }
 
     public var tolerancePercent: Double
@@ -26,6 +27,11 @@ public struct ReportComparison: Sendable, Equatable {
 
     public var regressions: [Row] { rows.filter(\.isRegression) }
     public var hasRegressions: Bool { rows.contains(where: \.isRegression) }
+    /// Gated metrics one side (or both) does not have: a gate that cannot compare them
+    /// cannot pass (a report without them said "no regressions" before).
+    public var missing: [Row] { rows.filter(\.isMissing) }
+    /// Whether `report BASE NEW` exits 1: a regression, or a gated metric missing.
+    public var fails: Bool { hasRegressions || !missing.isEmpty }
 
     /// - Parameter tolerancePercent: how much worse a gated metric may get before it is a
     ///   regression. Worse means higher for times and janky share, lower for frame rates.

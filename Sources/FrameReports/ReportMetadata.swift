@@ -34,6 +34,20 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
     /// Replay only: the gesture script's path.
     public var script: String?
 
+    /// Every text as a terminal may be shown it: the strings come from a summary.json,
+    /// which anyone may have written (an escape sequence, a bidi override, a newline that
+    /// forges a row), so they are escaped as every outside text is (`OutsideText`).
+    public var escaped: ReportMetadata {
+        var m = self
+        for key in [\ReportMetadata.programVersion, \.videoDriver, \.renderDriver, \.startTime, \.mode] {
+            m[keyPath: key] = OutsideText.escaped(m[keyPath: key])
+        }
+        m.renderPath = renderPath.map(OutsideText.escaped)
+        m.renderPathReason = renderPathReason.map(OutsideText.escaped)
+        m.script = script.map(OutsideText.escaped)
+        return m
+    }
+
     public init(programVersion: String, videoDriver: String, renderDriver: String,
                 windowPoints: Size, windowPixels: Size, refreshPeriodMs: Double, vsync: Bool,
                 startTime: String, mode: String, fps: Int? = nil, script: String? = nil) {

@@ -6,8 +6,8 @@ import Glibc
 public enum ReportText {
     /// One report: metadata, counts, distributions, frame rates, and a row per UI state.
     public static func summary(_ s: ReportSummary, directory: String) -> String {
-        let m = s.metadata, o = s.overall
-        var out = "report  \(directory)\n\n"
+        let m = s.metadata.escaped, o = s.overall
+        var out = "report  \(OutsideText.escaped(directory))\n\n"
         var mode = m.mode
         if let fps = m.fps { mode += ", \(fps) fps" }
         if let script = m.script { mode += ", \(script)" }
@@ -61,15 +61,22 @@ public enum ReportText {
     public static func comparison(_ c: ReportComparison, base: String, new: String) -> String {
         var rows: [[String]] = [["metric", "unit", "base", "new", "change", ""]]
         for r in c.rows {
-            let mark = r.isRegression ? "REGRESSION" : (r.gated ? "" : "(info)")
+            let mark = r.isRegression ? "REGRESSION" : r.isMissing ? "MISSING" : (r.gated ? "" : "(info)")
             rows.append([r.name, r.unit, optional(r.base, 3), optional(r.new, 3), change(r.changePercent), mark])
         }
-        var out = "base  \(base)\nnew   \(new)\n\n"
+        var out = "base  \(OutsideText.escaped(base))\nnew   \(OutsideText.escaped(new))\n\n"
         out += table(rows, rightAligned: [2, 3, 4])
-        for note in c.notes { out += "note: \(note)\n" }
+        for note in c.notes { out += "note: \(OutsideText.escaped(note))\n" }
         let regressions = c.regressions
         out += "\n"
+        let missing = c.missing
+        if !missing.isEmpty {
+            func side(_ r: ReportComparison.Row) -> String { r.base == nil && r.new == nil ? "both" : r.base == nil ? "base" : "new" }
+            out += "\(missing.count) gated metric\(missing.count == 1 ? "" : "s") missing, so the gate fails: "
+            out += missing.map { "\($0.name) (\(side($0)))" }.joined(separator: ", ") + "\n"
+        }
         if regressions.isEmpty {
+            if !missing.isEmpty { return out }
             out += "no regressions (tolerance \(fixed(c.tolerancePercent, 1)) %)\n"
         } else {
             out += "\(regressions.count) regression\(regressions.count == 1 ? "" : "s") beyond \(fixed(c.tolerancePercent, 1)) %: "

@@ -23,7 +23,7 @@ enum ExitStatus: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "success"
-        case .regression: "`report BASE NEW` found a gated metric regressed"
+        case .regression: "`report BASE NEW` found a gated metric regressed or missing"
         case .usage: "a bad option or value (printed with the usage)"
         case .badInput: "a malformed script (FILE:LINE:COLUMN; binary too) or report"
         case .cannotRead: "a file cannot be read, or is not of its kind (a font that is not one)"

@@ -11,9 +11,9 @@ struct Report: ParsableCommand {
         abstract: "Print a frame-timing report, or compare two and flag regressions.",
         usage: "overscroll report <dir> [<new>] [--tolerance <pct>]",
         discussion: """
-        With one directory, prints its summary.json as tables. With two, compares NEW against BASE metric by metric; a regression is p50/p95/p99 of interval, cpu or latency, the janky share, or the 1% low fps getting worse by more than --tolerance percent.
+        With one directory, prints its summary.json as tables. With two, compares NEW against BASE metric by metric; a regression is p50/p95/p99 of interval, cpu or latency, the janky share, or the 1% low fps getting worse by more than --tolerance percent. A gated metric missing from either report fails the comparison too.
 
-        Exit status: 0 no regression; 1 a regression; 74 standard output cannot be written; 65 a report that is corrupt or from an incompatible version; 66 a directory that is missing or not a report; 64 bad options.
+        Exit status: 0 no regression; 1 a regression or a gated metric missing; 74 standard output cannot be written; 65 a report that is corrupt or from an incompatible version; 66 a directory that is missing or not a report; 64 bad options.
         """
     )
 
@@ -58,7 +58,7 @@ struct Report: ParsableCommand {
         let newSummary = load(new)
         let comparison = ReportComparison(base: baseSummary, new: newSummary, tolerancePercent: (try? tolerancePercent()) ?? 10)
         output(ReportText.comparison(comparison, base: base, new: new))
-        if comparison.hasRegressions { throw ExitCode(1) }
+        if comparison.fails { throw ExitCode(1) }
     }
 
     private func output(_ text: String) {

@@ -13,7 +13,9 @@ enum StandardOutput {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Failure("cannot write to standard output: \(String(cString: strerror(errno)))", code: ExitStatus.writeFailed.rawValue)
+                // EBADF: closed (`>&-`; SignalHandling holds it open read-only).
+                let reason = errno == EBADF ? "it is closed" : String(cString: strerror(errno))
+                throw Failure("cannot write to standard output: \(reason)", code: ExitStatus.writeFailed.rawValue)
             }
             offset += n
         }

@@ -27,10 +27,10 @@ enum UsageError {
         if rest.hasPrefix(errorPart) { rest = rest.dropFirst(errorPart.count) }
         if rest.hasPrefix("\n") { rest = rest.dropFirst() }
         var lines: [String] = []
-        if !message.isEmpty { lines.append("Error: " + Echo.oneLine(Echo.cutTokens(message))) }
+        if !message.isEmpty { lines.append("Error: " + OutsideText.escaped(Echo.cutTokens(message))) }
         var usage = rest.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let help = usage.first, help.hasPrefix("Help: ") {
-            lines.append(Echo.oneLine(Echo.cutTokens(help)))
+            lines.append(OutsideText.escaped(Echo.cutTokens(help)))
             usage.removeFirst()
         }
         if let subcommand, usage.first?.hasPrefix("Usage: ") == true {

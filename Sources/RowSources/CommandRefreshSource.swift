@@ -100,11 +100,12 @@ public struct CommandRefreshSource: RefreshSource, CustomStringConvertible {
         return lines.finish().lazy.map(Self.plain).first { !$0.isEmpty }.map { ": " + $0 } ?? ""
     }
 
-    /// The line with control characters (tabs, escapes) as spaces, outer whitespace
-    /// trimmed and bidi controls escaped: the banner and the log get one plain line, which
-    /// a U+202E from the command cannot turn around.
+    /// The line with tabs as spaces, outer whitespace trimmed, and every other control
+    /// and bidi character escaped as all outside text is (`OutsideText`: ESC is `\u{1B}`):
+    /// the banner and the log get one line that shows what the command wrote, which a
+    /// U+202E from it cannot turn around.
     private static func plain(_ line: String) -> String {
-        let scalars = line.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }
+        let scalars = line.unicodeScalars.map { $0 == "\t" ? " " : $0 }
         let text = String(String.UnicodeScalarView(scalars))
         return OutsideText.escaped(String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()))
     }

@@ -117,3 +117,149 @@ import Glibc
         }
     }
 }
+
+/// Issue 41 items 5 and 7–10: files named as bytes, outputs that cannot lie.
+@Suite struct HostileRoundThreeOutputTests {
+    static let script = "Assets/gestures/pull-to-refresh.txt"
+
+    func directory() throws -> String {
+        let dir = "/tmp/o41-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    func sh(_ command: String, _ arguments: String...) throws -> CLIResult {
+        try CLI.run(["/bin/sh", "-c", command, CLI.executable] + arguments, through: "/bin/sh")
+    }
+
+    // MARK: Item 5: names as bytes; a loop, a permission error and a missing file in their own words
+
+    /// Item 5: a drop-in whose name is not UTF-8 was looked up under another name (its
+    /// bytes decoded with U+FFFD), so its value was lost.
+    @Test func aDropInWhoseNameIsNotUTF8IsRead() throws {
+        let dir = try directory()
+        let path = dir + "/kiosk.toml"
+        try "threshold = 90\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(mkdir(path + ".d", 0o755) == 0)
+        let name = Array((path + ".d/10-").utf8) + [0xFF, 0xFE] + Array(".toml".utf8)
+        let fd = (name + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        #expect(fd >= 0)
+        _ = "\nthreshold = 77\n".withCString { write(fd, $0, 16) }
+        close(fd)
+        let r = try CLI.run(["check-config", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("threshold = ") } ?? ""
+        #expect(line.hasPrefix("threshold = 77 ") && line.hasSuffix("kiosk.toml.d/10-\\xFF\\xFE.toml:2"), "\(r.stdout)")
+    }
+
+    /// Item 5: a drop-in directory that is a symlink loop was "no drop-ins"; a config
+    /// behind a loop or a permission error was "does not exist".
+    @Test func aLoopAPermissionErrorAndAMissingFileEachSayWhatTheyAre() throws {
+        let dir = try directory()
+        let path = dir + "/kiosk.toml"
+        try "flash = false\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(symlink(path + ".d", path + ".d") == 0)
+        let loopedDropIns = try CLI.run(["replay", Self.script, "--config", path])
+        #expect(loopedDropIns.status == 66, "\(loopedDropIns.stderr)")
+        #expect(loopedDropIns.stderr.contains("drop-in directory \(path).d cannot be read: Too many levels of symbolic links (a symlink loop)"), "\(loopedDropIns.stderr)")
+
+        let loop = dir + "/loop.toml"
+        #expect(symlink(loop, loop) == 0)
+        let looped = try CLI.run(["replay", Self.script, "--config", loop])
+        #expect(looped.status == 66 && looped.stderr.contains("Too many levels of symbolic links") && !looped.stderr.contains("does not exist"), "\(looped.stderr)")
+
+        let missing = try CLI.run(["replay", Self.script, "--config", dir + "/none.toml"])
+        #expect(missing.status == 66 && missing.stderr.contains("'\(dir)/none.toml' does not exist"), "\(missing.stderr)")
+
+        // Root reads any file: without its capabilities to override file modes, a file
+        // of mode 000 is refused as it is for anyone.
+        let setpriv = try #require(Tools.find("setpriv"), "setpriv (util-linux) is needed")
+        let locked = dir + "/locked.toml"
+        try "flash = false\n".write(toFile: locked, atomically: true, encoding: .utf8)
+        #expect(chmod(locked, 0) == 0)
+        let denied = try CLI.run([setpriv, "--bounding-set=-dac_override,-dac_read_search", CLI.executable, "replay", Self.script, "--config", locked], through: setpriv)
+        #expect(denied.status == 66 && denied.stderr.contains("Permission denied") && !denied.stderr.contains("does not exist"), "\(denied.stderr)")
+    }
+
+    // MARK: Item 7: report escapes what summary.json holds
+
+    func editedReport(_ edit: (inout [String: Any]) -> Void) throws -> String {
+        let report = CLI.temporaryPath("report")
+        #expect(try CLI.run(["replay", Self.script, "--report", report]).status == 0)
+        let path = report + "/summary.json"
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        edit(&object)
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        return report
+    }
+
+    /// Item 7: escape and bidi characters from a summary.json went straight to the terminal.
+    @Test func reportPrintsTheStringsOfASummaryEscaped() throws {
+        let report = try editedReport { top in
+            var metadata = top["metadata"] as? [String: Any] ?? [:]
+            metadata["script"] = "evil\u{1B}]0;pwned\u{7}\u{202E}txt\nforged row"
+            metadata["video_driver"] = "x11\u{1B}[2J"
+            top["metadata"] = metadata
+        }
+        let r = try CLI.run(["report", report])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" }, "\(r.stdout)")
+        #expect(r.stdout.contains("evil\\u{1B}]0;pwned\\u{7}\\u{202E}txt\\u{A}forged row"), "\(r.stdout)")
+        #expect(r.stdout.contains("x11\\u{1B}[2J"))
+        let compared = try CLI.run(["report", report, report])
+        #expect(!compared.stdout.unicodeScalars.contains("\u{1B}"), "\(compared.stdout)")
+    }
+
+    // MARK: Item 8: the gate fails on a metric it cannot compare
+
+    /// Item 8: a NEW report with none of the gated metrics said "no regressions", exit 0.
+    @Test(arguments: [false, true])
+    func theGateFailsNamingAGatedMetricMissingFromEitherSide(fromBase: Bool) throws {
+        let whole = try editedReport { _ in }
+        let stripped = try editedReport { top in
+            top["interval_ms"] = nil
+            top["one_percent_low_fps"] = nil
+        }
+        let r = try CLI.run(["report", fromBase ? stripped : whole, fromBase ? whole : stripped])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("gated metrics missing, so the gate fails: interval p50 (\(fromBase ? "base" : "new"))"), "\(r.stdout)")
+        #expect(r.stdout.contains("1% low fps (\(fromBase ? "base" : "new"))"), "\(r.stdout)")
+        #expect(!r.stdout.contains("no regressions"))
+        #expect(try CLI.run(["report", whole, whole]).status == 0)
+    }
+
+    // MARK: Item 9: a closed stdout is a write that failed
+
+    /// Item 9: with stdout closed (`>&-`), check-config, report and `--trace -` exited 0.
+    @Test func aClosedStandardOutputFailsAsAFullOneDoes() throws {
+        let config = try CLI.write("flash = false\n", to: "kiosk.toml")
+        let check = try sh("exec \"$0\" check-config \"$1\" >&-", config)
+        #expect(check.status == 74 && check.stderr.contains("cannot write to standard output: it is closed"), "\(check.stderr)")
+        let report = CLI.temporaryPath("report")
+        #expect(try CLI.run(["replay", Self.script, "--report", report]).status == 0)
+        for command in ["exec \"$0\" report \"$1\" >&-", "exec \"$0\" report \"$1\" \"$1\" >&-"] {
+            let r = try sh(command, report)
+            #expect(r.status == 74 && r.stderr.contains("it is closed"), "\(r.stderr)")
+        }
+        let trace = try sh("exec \"$0\" replay \"$1\" --trace - >&-", Self.script)
+        #expect(trace.status == 73 && trace.stderr.contains("cannot write the trace to standard output: it is closed"), "\(trace.stderr)")
+    }
+
+    // MARK: Item 10: a closed stderr counted; refresh stderr escaped
+
+    /// Item 10: with stderr closed (`2>&-`) the lines lost were counted 0.
+    @Test func logLinesLostToAClosedStderrAreCounted() throws {
+        let report = CLI.temporaryPath("report")
+        let r = try sh("exec \"$0\" replay \"$1\" --refresh-command false --report \"$2\" 2>&-", Self.script, report)
+        #expect(r.status == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/summary.json"))) as? [String: Any]
+        #expect((summary?["log_lines_dropped"] as? Int ?? 0) >= 1, "\(String(describing: summary?["log_lines_dropped"]))")
+    }
+
+    /// Item 10: an ESC in a refresh command's stderr became a plain space.
+    @Test func anEscapeInARefreshCommandsStderrIsShownAsOne() throws {
+        let r = try CLI.run(["replay", Self.script, "--refresh-command", "sh -c 'printf \"red \\033[31mtext\\n\" >&2; exit 2'"])
+        #expect(r.stderr.contains("red \\u{1B}[31mtext"), "\(r.stderr)")
+        #expect(!r.stderr.unicodeScalars.contains("\u{1B}"))
+    }
+}

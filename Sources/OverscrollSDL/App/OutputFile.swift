@@ -29,6 +29,11 @@ public final class OutputFile {
         self.path = path
         buffer.reserveCapacity(Self.chunk + 4096)
         if path == "-" {
+            // A closed standard output (`>&-`) is held open read-only from the start
+            // (SignalHandling): refused here, before the run, as a trace that cannot be made.
+            guard fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE != O_RDONLY else {
+                throw SDLError(message: "cannot write the trace to standard output: it is closed; pass --trace a file, or leave standard output open")
+            }
             fd = STDOUT_FILENO
             temporaryPath = nil
             return

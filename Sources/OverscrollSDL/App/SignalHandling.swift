@@ -127,9 +127,12 @@ public enum SignalHandling {
 
     /// fds 0–2 on /dev/null when a launcher closed them: otherwise the first file the
     /// program opens (frames.csv) would become standard error and take the log's lines.
+    /// Standard output and error are opened read-only, so that a write to them still
+    /// fails (EBADF) as it did closed: `check-config >&-` is an output lost (74), not a
+    /// success, and a log line to a closed stderr is counted as dropped.
     private static func openStandardDescriptors() {
         for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
-            let opened = open("/dev/null", O_RDWR)
+            let opened = open("/dev/null", fd == STDIN_FILENO ? O_RDWR : O_RDONLY)
             // open() returns the lowest free descriptor: this one, as the lower are open.
             if opened >= 0, opened != fd { _ = dup2(opened, fd); close(opened) }
         }
