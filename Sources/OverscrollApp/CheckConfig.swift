@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigReader
 import Glibc
 import OverscrollKit
 import OverscrollSDL
@@ -61,38 +62,41 @@ struct CheckConfig: ParsableCommand {
         do { _ = try resolved.appSettings() } catch { throw Failure(error.message, code: ExitStatus.badConfig.rawValue) }
     }
 
-    /// One line a setting, as TOML, with where its value came from.
+    /// One line a setting, as TOML that reads back to the same settings (a test reads it
+    /// back), with where its value came from. Values are written by the reader's own
+    /// writer (`TOMLValue.toml`: every control and bidi character escaped, so no value
+    /// can forge a line); file names in comments are escaped as all outside text is.
     static func effective(_ resolved: ResolvedSettings, _ config: ConfigFile) -> String {
         // Whole paths: this is the listing an operator reads, not a one-line message.
-        var out = "# effective settings of \(config.files.joined(separator: " + "))\n"
+        var out = "# effective settings of \(OutsideText.escaped(config.files.joined(separator: " + ")))\n"
         for setting in Setting.allCases {
             let value = resolved.value(setting)
-            let origin = config.origins[setting].map { "\($0.path):\($0.line)" } ?? "default"
+            let origin = config.origins[setting].map { "\(OutsideText.escaped($0.path)):\($0.line)" } ?? "default"
             // No value (a default worked out at start): a comment, so the listing stays TOML.
-            let line = value.map { "\(setting.key) = \(toml($0, setting))" } ?? "# \(setting.key): \(setting.defaultDescription)"
+            let line = value.map { "\(setting.key) = \(toml($0, setting).toml)" } ?? "# \(setting.key): \(setting.defaultDescription)"
             out += line + String(repeating: " ", count: max(0, 40 - line.count)) + "  # \(origin)\n"
         }
         return out
     }
 
-    private static func toml(_ value: SettingValue, _ setting: Setting) -> String {
-        func quoted(_ s: String) -> String {
-            var out = "\""
-            for c in s {
-                if c == "\\" || c == "\"" { out.append("\\") }
-                out.append(c)
-            }
-            return out + "\""
-        }
+    /// The TOML value a setting's value is written as.
+    static func toml(_ value: SettingValue, _ setting: Setting) -> TOMLValue {
         switch value {
-        case .text(let s): return quoted(s)
-        case .bool(let b): return b ? "true" : "false"
-        case .words(let w): return "[" + w.map(quoted).joined(separator: ", ") + "]"
-        case .size: return quoted(setting.spec.kind.describe(value))
+        case .text(let s): return .string(s)
+        case .bool(let b): return .bool(b)
+        case .words(let w): return .array(w.map { .string($0) })
+        case .size: return .string(setting.spec.kind.describe(value))
         case .number(let n):
             switch setting.spec.kind {
-            case .duration, .positiveDuration: return quoted(setting.spec.kind.describe(value))
-            default: return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+            case .duration, .positiveDuration:
+                // "1.5s" where it reads back to the same seconds; else the seconds as a
+                // TOML float (1e-07, 1e+20), which a duration takes too.
+                let words = setting.spec.kind.describe(value)
+                return DurationFormat.parse(words) == n ? .string(words) : .float(n)
+            case .rotation, .displayIndex:
+                return .integer(Int(n))
+            default:
+                return n == n.rounded() && abs(n) < 1e15 ? .integer(Int(n)) : .float(n)
             }
         }
     }
