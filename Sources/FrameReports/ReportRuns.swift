@@ -13,7 +13,7 @@ public enum ReportRuns {
     /// subdirectories named as runs are ever removed, and only the files a report holds.
     public static func newRun(in directory: String, keep: Int, startTime: Double) throws(ReportWriterError) -> String {
         if let code = FileDescriptorIO.makeDirectories(directory) {
-            throw ReportWriterError("cannot create the report directory \(shown(directory)): \(FileErrors.posix(code))")
+            throw ReportWriterError.cannotCreate(directory, code)
         }
         prune(directory, keeping: max(1, keep) - 1)
         let base = runName(startTime)

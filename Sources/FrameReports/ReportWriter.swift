@@ -60,7 +60,7 @@ public final class ReportWriter {
             }
         } else {
             if let code = FileDescriptorIO.makeDirectories(directory) {
-                throw ReportWriterError("cannot create the report directory \(ReportWriterError.shown(directory)): \(FileErrors.posix(code))")
+                throw ReportWriterError.cannotCreate(directory, code)
             }
         }
         sink = try FrameStreamSink(path: Self.path(directory, FrameRowFormat.fileName),

@@ -93,7 +93,7 @@ struct CheckConfig: ParsableCommand {
                 // TOML float (1e-07, 1e+20), which a duration takes too.
                 let words = setting.spec.kind.describe(value)
                 return DurationFormat.parse(words) == n ? .string(words) : .float(n)
-            case .rotation, .displayIndex:
+            case .rotation, .displayIndex, .runCount:
                 return .integer(Int(n))
             default:
                 return n == n.rounded() && abs(n) < 1e15 ? .integer(Int(n)) : .float(n)

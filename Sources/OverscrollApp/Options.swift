@@ -65,6 +65,9 @@ let standardErrorLog = LogWriter()
 /// Prints `overscroll: message` and exits with the failure's status (a log that cannot
 /// be written changes neither).
 func fail(_ failure: Failure) -> Never {
+    // A 64 is a usage error wherever it was found (a threshold past the window's
+    // height is known only once the size is): printed as one, with the usage.
+    if failure.code == ExitStatus.usage.rawValue { UsageError.exit(ValidationError(failure.message)) }
     standardErrorLog.line(failure.message)
     exit(failure.code)
 }

@@ -70,6 +70,9 @@ struct Overscroll: ParsableCommand {
             if resolved.bool(.verbose) { live.verbose = warn }
             live.followScreen = options.fullscreen
             live.reload = Reloader(flags: settings, window: window, running: resolved, rows: app.rows).load
+            // Our one line says why a window cannot open; SDL's and libwayland's own lines
+            // came before it (issue 41). `--verbose` keeps theirs.
+            if !resolved.bool(.verbose) { SDLMessages.silence() }
             let liveApp: LiveApp
             do { liveApp = try LiveApp(settings: app, display: options, options: live, warn: warn) } catch {
                 throw Failure(error.description, code: ExitStatus.of(error).rawValue)

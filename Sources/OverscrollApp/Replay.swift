@@ -76,6 +76,7 @@ struct Replay: ParsableCommand {
             options.logLinesDropped = { standardErrorLog.dropped }
             options.scriptName = script
             options.repeatCount = repeatCount
+            if window, !resolved.bool(.verbose) { SDLMessages.silence() }
             let runner: ReplayRunner
             do { runner = try ReplayRunner(settings: app, options: options, warn: warn) } catch {
                 throw Failure(error.description, code: ExitStatus.of(error).rawValue)

@@ -127,8 +127,8 @@ enum Setting: String, CaseIterable {
                  meaning: "Write a frame-timing report into this new or empty directory (a live run on quit, SIGINT or SIGTERM; frames.csv streams as it runs)",
                  defaultText: "none", valueName: "dir", example: "out/run1")
         case .reportKeep:
-            Spec(kind: .positiveNumber, source: .shared(.option(\.reportKeep)),
-                 meaning: "With `report` set in a config file (a service), each run writes into a subdirectory of it named by its start time; keep this many, newest first",
+            Spec(kind: .runCount, source: .shared(.option(\.reportKeep)),
+                 meaning: "With `report` set in a config file (a service), each run writes into a subdirectory of it named by its start time; keep this many, newest first (1…1000)",
                  defaultValue: .number(10), valueName: "n", example: "30")
         case .renderer:
             Spec(kind: .choice(RendererChoice.allCases.map(\.rawValue)), source: .shared(.option(\.renderer)),

@@ -18,6 +18,8 @@ enum SettingKind: Equatable {
     case path, positiveNumber, duration, positiveDuration, bool, command, rotation, displayIndex, size
     /// Pixels per point, `DisplayScale.range`.
     case scale
+    /// `report-keep`: a count of runs, `runsToKeep`.
+    case runCount
     /// One of these words (e.g. a renderer's name).
     case choice([String])
 
@@ -33,6 +35,7 @@ enum SettingKind: Equatable {
         case .displayIndex: "a display number from 0 to 63"
         case .size: "a size like 480x800, each side 64…\(Self.largestSide)"
         case .scale: "a number of pixels per point from 0.5 to 4"
+        case .runCount: "a whole number of runs from 1 to \(Self.runsToKeep.upperBound) (the run being written is one)"
         case .choice(let words): "one of \(words.joined(separator: ", "))"
         }
     }
@@ -70,6 +73,9 @@ enum SettingKind: Equatable {
         case .displayIndex:
             guard let n = Int(text) else { return .failure(.malformed) }
             return checkDisplay(n)
+        case .runCount:
+            guard let n = Int(text) else { return .failure(.malformed) }
+            return checkRunCount(n)
         case .size:
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return .failure(.malformed) }
@@ -85,7 +91,7 @@ enum SettingKind: Equatable {
     /// kind takes them (numbers, booleans, arrays of words).
     func parse(toml raw: TOMLValue) -> Result<SettingValue, Problem> {
         if let s = raw.string, self != .rotation, self != .displayIndex, self != .bool,
-           self != .positiveNumber, self != .scale {
+           self != .positiveNumber, self != .scale, self != .runCount {
             return parse(s)
         }
         switch self {
@@ -114,6 +120,8 @@ enum SettingKind: Equatable {
             return raw.int.map(checkRotation) ?? .failure(.malformed)
         case .displayIndex:
             return raw.int.map(checkDisplay) ?? .failure(.malformed)
+        case .runCount:
+            return raw.int.map(checkRunCount) ?? .failure(.malformed)
         case .path, .size, .choice:
             return .failure(.malformed)
         }
@@ -155,6 +163,14 @@ enum SettingKind: Equatable {
 
     private func checkRotation(_ n: Int) -> Result<SettingValue, Problem> {
         ScreenRotation(rawValue: n) != nil ? .success(.number(Double(n))) : .failure(.outOfRange)
+    }
+
+    /// Runs `report-keep` may keep: at least the one being written (0 would delete it
+    /// as it starts), at most 1000 (each is a directory a start lists and prunes).
+    static let runsToKeep = 1...1000
+
+    private func checkRunCount(_ n: Int) -> Result<SettingValue, Problem> {
+        Self.runsToKeep.contains(n) ? .success(.number(Double(n))) : .failure(.outOfRange)
     }
 
     private func checkDisplay(_ n: Int) -> Result<SettingValue, Problem> {

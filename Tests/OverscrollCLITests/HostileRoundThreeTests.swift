@@ -359,3 +359,56 @@ enum Python {
         return nil
     }()
 }
+
+/// Issue 41 item 11: usage errors print the usage, SDL's own lines never come before
+/// ours, a report where none can be made says why, and `report-keep` has its own words.
+@Suite struct HostileRoundThreeStartTests {
+    /// Item 11: `--threshold 800` (past a 480x800 window's height) exited 64 without the
+    /// usage the README says a 64 prints.
+    @Test(arguments: [(["--threshold", "800"], "Usage: overscroll [<settings>]"),
+                      (["replay", "Assets/gestures/drag.txt", "--threshold", "900"], "Usage: overscroll replay <script>")])
+    func aThresholdPastTheWindowsHeightIsAUsageErrorWithTheUsage(arguments: [String], usage: String) throws {
+        let r = try CLI.run(arguments + ["--no-sound"])
+        #expect(r.status == 64)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Error: --threshold \(arguments[arguments.count - 1]) is out of range: it must be less than the list's height") == true, "\(r.stderr)")
+        #expect(lines.count > 1 && lines[1].hasPrefix(usage), "\(r.stderr)")
+    }
+
+    /// Item 11: with no display, libwayland's "error: XDG_RUNTIME_DIR is invalid or not
+    /// set in the environment." came before our line: the error was two lines.
+    @Test func withNoDisplayTheErrorIsOurOneLine() throws {
+        let r = try CLI.run(["/usr/bin/env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "XDG_RUNTIME_DIR", "-u", "SDL_VIDEODRIVER",
+                             CLI.executable, "--no-sound"], through: "/usr/bin/env")
+        #expect(r.status == 69)
+        #expect(r.stderr.hasPrefix("overscroll: no display to open a window on"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+
+    /// Item 11: `--report /proc/nope` said "No such file or directory" (mkdir's word on
+    /// procfs) and no fix.
+    @Test func aReportWhereNoFileCanBeMadeSaysWhyAndTheFix() throws {
+        let r = try CLI.run(["replay", "Assets/gestures/drag.txt", "--report", "/proc/nope"])
+        #expect(r.status == 73)
+        #expect(r.stderr.contains("/proc/nope: /proc is on the kernel's proc filesystem, where no files can be made; pass a new or empty directory on a disk you can write to"), "\(r.stderr)")
+        #expect(!r.stderr.contains("No such file"))
+    }
+
+    /// Item 11: `report-keep = 0` was refused as "points above 0 and below the window's
+    /// height", 2.7 was accepted, the maximum was 16383.
+    @Test func reportKeepHasItsOwnBoundsAndWords() throws {
+        let words = "a whole number of runs from 1 to 1000 (the run being written is one)"
+        for (value, what) in [("0", "is out of range"), ("2.7", "is not valid"), ("1001", "is out of range")] {
+            let r = try CLI.run(["--report-keep", value])
+            #expect(r.status == 64 && r.stderr.hasPrefix("Error: --report-keep \(value) \(what): it must be \(words)"), "\(r.stderr)")
+        }
+        for value in ["0", "2.7", "16383", "\"30\""] {
+            let config = try CLI.write("report-keep = \(value)\n", to: "keep.toml")
+            let r = try CLI.run(["check-config", config])
+            #expect(r.status == 78 && r.stderr.contains(":1: 'report-keep' must be \(words), not \(value)"), "\(r.stderr)")
+        }
+        let config = try CLI.write("report-keep = 1000\n", to: "keep.toml")
+        let r = try CLI.run(["check-config", config])
+        #expect(r.status == 0 && r.stdout.contains("\nreport-keep = 1000 "), "\(r.stderr)")
+    }
+}
