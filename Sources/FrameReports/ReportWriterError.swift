@@ -17,7 +17,7 @@ public struct ReportWriterError: Error, Equatable, CustomStringConvertible {
     /// directory whose parent is right there: the reason is the filesystem, so that is
     /// what is said.
     public static func cannotCreate(_ directory: String, _ code: Int32) -> ReportWriterError {
-        let fix = "pass a new or empty directory on a disk you can write to, e.g. /var/tmp/overscroll-run"
+        let fix = "pass a writable new or empty directory"
         if let (ancestor, filesystem) = kernelFilesystem(holding: directory) {
             return ReportWriterError("cannot create the report directory \(shown(directory)): \(shown(ancestor)) is on \(filesystem), where no files can be made; \(fix)")
         }

@@ -305,7 +305,7 @@ import ProfilerTestSupport
             Issue.record("a report under a file was accepted")
         } catch {
             // The path as messages show it: cut to 80 characters.
-            #expect(error.description == "cannot create the report directory \(ReportWriterError.shown(file + "/report")): Not a directory; pass a new or empty directory on a disk you can write to, e.g. /var/tmp/overscroll-run")
+            #expect(error.description == "cannot create the report directory \(ReportWriterError.shown(file + "/report")): Not a directory; pass a writable new or empty directory")
         }
         #expect(throws: ReportWriterError.self) { try ReportWriter(directory: file, metadata: sampleReportMetadata()) }
         if getuid() != 0 {

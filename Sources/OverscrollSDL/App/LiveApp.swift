@@ -32,6 +32,8 @@ public final class LiveApp {
     private let notifier: SystemdNotifier
     private let metrics: MetricsWriter?
     private let runWatch: RunWatch
+    /// The stop watch of the opening, until `runWatch` takes over.
+    private let opening: OpeningWatch
     private var screen: ScreenFollower
     private let native: NativeDisplay
     /// When SDL last pumped the display's events (monotonic seconds).
@@ -53,12 +55,16 @@ public final class LiveApp {
         let font = try FontCheck.verify(settings.fontPath)
         let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live",
                                             logLinesDropped: options.logLinesDropped)
+        // From here until the frame loop's RunWatch starts, a stop ends the process
+        // within a second even if the display server never answers.
+        let opening = OpeningWatch(report: report, log: warn)
         let display: Display
         do { display = try SignalHandling.openingSDL { () throws(SDLError) in try Display(displayOptions) } } catch {
+            opening.handOver()
             report?.discard()
             throw .display(error)
         }
-        display.describe(in: report, refreshPeriod: display.refreshPeriod, vsync: display.vsync)
+        opening.withReport { display.describe(in: $0, refreshPeriod: display.refreshPeriod, vsync: display.vsync) }
         // A refresh that completes on another thread wakes a loop that sleeps on input.
         let inbox = RefreshInbox(wake: {
             var event = SDL_Event()
@@ -72,8 +78,10 @@ public final class LiveApp {
             session = try Session(display: display, font: font, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
                                   report: report, warn: warn)
         } catch {
+            opening.handOver()
             throw .display(error)
         }
+        self.opening = opening
         self.options = options
         self.warn = warn
         pacer = FramePacer(period: display.refreshPeriod)
@@ -108,6 +116,7 @@ public final class LiveApp {
         var lastPresent: Double?
         metrics?.start()
         runWatch.start(native)
+        opening.handOver()
         while running {
             inputs.removeAll(keepingCapacity: true)
             oldestArrival = nil

@@ -89,6 +89,10 @@ public enum SignalHandling {
         if takeEarlyHangup() { stopHandler(SIGHUP) }
     }
 
+    /// A stop taken from the pending signals (`OpeningWatch`'s signalfd): recorded and
+    /// passed on as the handler would have.
+    static func requestStop(_ sig: Int32) { stopHandler(sig) }
+
     /// The first signal that asked the run to stop, if one did.
     public static var stopRequested: Int32? {
         let sig = stopSignal.load(ordering: .relaxed)
