@@ -183,16 +183,6 @@ import Glibc
 
     // MARK: Item 7: report escapes what summary.json holds
 
-    func editedReport(_ edit: (inout [String: Any]) -> Void) throws -> String {
-        let report = CLI.temporaryPath("report")
-        #expect(try CLI.run(["replay", Self.script, "--report", report]).status == 0)
-        let path = report + "/summary.json"
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        edit(&object)
-        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
-        return report
-    }
-
     /// Item 7: escape and bidi characters from a summary.json went straight to the terminal.
     @Test func reportPrintsTheStringsOfASummaryEscaped() throws {
         let report = try editedReport { top in

@@ -242,17 +242,6 @@ import Glibc
         #expect(r.stderr.contains("no outline glyphs for Latin text"))
     }
 
-    /// A real report, its summary.json changed by `edit`.
-    func editedReport(_ edit: (inout [String: Any]) -> Void) throws -> String {
-        let report = CLI.temporaryPath("report")
-        #expect(try CLI.run(["replay", Self.script, "--report", report]).status == 0)
-        let path = report + "/summary.json"
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        edit(&object)
-        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
-        return report
-    }
-
     @Test func reportRefusesANegativeMaximumAndAnImpossibleFrameCountInWords() throws {
         // The overall group's figures are the top level's.
         let negative = try editedReport { top in
@@ -315,4 +304,15 @@ import Glibc
               let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16) else { return false }
         return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
     }
+}
+
+/// A real report (a replay of a pull), its summary.json changed by `edit`.
+func editedReport(_ edit: (inout [String: Any]) -> Void) throws -> String {
+    let report = CLI.temporaryPath("report")
+    #expect(try CLI.run(["replay", HostileRoundTwoTests.script, "--report", report]).status == 0)
+    let path = report + "/summary.json"
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    edit(&object)
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    return report
 }
