@@ -57,9 +57,16 @@ struct AtomicFile {
         unlink(temporaryPath)
     }
 
-    /// The whole file at once, for small ones.
-    static func write(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {
+    /// The whole file at once, for small ones. `mode`, when given, is set on the file
+    /// whatever the process's umask: a file another user's program must read (the
+    /// metrics, read by node_exporter's user) cannot depend on the umask a unit sets.
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil) throws(ReportWriterError) {
         var file = try AtomicFile(path: path)
+        if let mode, fchmod(file.fd, mode) != 0 {
+            let code = errno
+            file.abandon()
+            throw ReportWriterError("cannot set the mode of \(ReportWriterError.shown(file.temporaryPath)): \(FileErrors.posix(code))")
+        }
         if let code = FileDescriptorIO.writeAll(file.fd, bytes) {
             file.abandon()
             throw ReportWriterError("cannot write \(ReportWriterError.shown(file.temporaryPath)): \(FileErrors.posix(code))")

@@ -152,8 +152,11 @@ public struct FleetMetrics: Sendable, Equatable {
 
     /// Writes the text to `path` atomically (a temporary file renamed over it), so the
     /// collector never reads half of it; its `.tmp` name is not one the collector reads.
+    /// Readable by all (0644) whatever the umask: node_exporter runs as its own user, and
+    /// the kiosk units' `UMask=0027` would otherwise make the file 0640, unreadable to it.
+    /// The figures are no secret (frame times, refresh counts).
     public func write(to path: String) throws(ReportWriterError) {
-        try AtomicFile.write(Array(exposition.utf8), to: path)
+        try AtomicFile.write(Array(exposition.utf8), to: path, mode: 0o644)
     }
 }
 

@@ -165,3 +165,16 @@ import Glibc
         #expect(c.stderr.contains("\(config):1: 'idle-reset'"))
     }
 }
+
+/// What node_exporter needs of the metrics file under the shipped units (`UMask=0027`).
+@Suite struct MetricsFileModeTests {
+    @Test func theMetricsFileIsReadableByOtherUsersWhateverTheUmask() throws {
+        let metrics = CLI.temporaryPath("overscroll.prom")
+        let r = try CLI.run(["/bin/sh", "-c", "umask 0077; exec \"$0\" \"$@\"", CLI.executable, "replay",
+                             "Assets/gestures/drag.txt", "--metrics", metrics], through: "/bin/sh")
+        #expect(r.status == 0, "\(r.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: metrics)
+        let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        #expect(mode == 0o644, "mode \(String(mode, radix: 8))")
+    }
+}
