@@ -91,7 +91,7 @@ struct Overscroll: ParsableCommand {
     }
 
     /// `--report DIR` is one run into a new or empty directory; `report` in a config file
-    /// is a service's: each run gets a subdirectory named by its start time, the newest
+    /// is a service's: each run gets a subdirectory numbered in start order, the last
     /// `report-keep` kept, so a restart never finds its directory taken.
     private func reportDirectory(_ resolved: ResolvedSettings, file: ConfigFile?) throws(Failure) -> String? {
         guard let directory = resolved.text(.report) else { return nil }

@@ -128,7 +128,7 @@ enum Setting: String, CaseIterable {
                  defaultText: "none", valueName: "dir", example: "out/run1")
         case .reportKeep:
             Spec(kind: .runCount, source: .shared(.option(\.reportKeep)),
-                 meaning: "With `report` set in a config file (a service), each run writes into a subdirectory of it named by its start time; keep this many, newest first (1…1000)",
+                 meaning: "With `report` set in a config file (a service), each run writes into a subdirectory of it numbered in the order runs started; keep this many, the last started (1…1000)",
                  defaultValue: .number(10), valueName: "n", example: "30")
         case .renderer:
             Spec(kind: .choice(RendererChoice.allCases.map(\.rawValue)), source: .shared(.option(\.renderer)),
