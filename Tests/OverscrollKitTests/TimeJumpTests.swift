@@ -44,3 +44,22 @@ import RowSources
         #expect(model.rows.count == rowsBefore)
     }
 }
+
+/// The system clock stepped under a running kiosk (a board without a battery-backed clock
+/// boots years behind; NTP sets it later): the status line tells times on the new clock.
+@Suite struct WallClockStepTests {
+    @Test func theStatusLineFollowsAStepOfTheSystemClock() {
+        var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
+        // Booted believing it was 2019-01-01 00:00 UTC.
+        c.wallClock = WallClock(start: 1_546_300_800, utcOffset: 0)
+        var model = OverscrollModel(configuration: c, rows: ["a", "b"])
+        model.advance(to: 600)
+        #expect(model.status.pullLine.contains("updated 00:00"), "\(model.status.pullLine)")
+        // NTP answers: model time 0 was really 2026-11-28 09:30 UTC.
+        model.wallClockChanged(to: WallClock(start: 1_795_772_000 - 600, utcOffset: 0))
+        let expected = WallClock(start: 1_795_772_000 - 600, utcOffset: 0).clockTime(at: 0)
+        #expect(expected != "00:00")
+        #expect(model.status.pullLine.contains("updated \(expected)"), "\(model.status.pullLine)")
+        #expect(model.configuration.wallClock.start == 1_795_772_000 - 600)
+    }
+}

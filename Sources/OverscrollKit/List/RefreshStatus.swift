@@ -15,7 +15,9 @@ public struct ListStrings: Sendable, Equatable {
 }
 
 /// The wall clock, injected: the model's own clock starts at 0, and this says what time
-/// of day that was. Live, it is read once at start; a replay uses `replay`, a fixed
+/// of day that was. Live, it is read at start and again when the system clock is stepped
+/// (a kiosk without a battery-backed clock boots behind and is set by NTP later, see
+/// `OverscrollModel.wallClockChanged`); a replay uses `replay`, a fixed
 /// instant, so its status text (and trace) is the same on every run and machine.
 public struct WallClock: Sendable, Equatable {
     /// Seconds since 1970-01-01 UTC at model time 0.
@@ -48,7 +50,7 @@ public struct WallClock: Sendable, Equatable {
 /// the same in every replay. Until a refresh succeeds, the rows are as fresh as the launch.
 public struct RefreshStatus: Sendable {
     public let strings: ListStrings
-    public let clock: WallClock
+    public private(set) var clock: WallClock
     /// Model time of the last successful refresh (the launch until there is one).
     public private(set) var updatedAt: Double
     /// The lines with the time filled in, made when it changes, so drawing a frame
@@ -68,6 +70,15 @@ public struct RefreshStatus: Sendable {
     /// A refresh brought rows at `time`.
     public mutating func refreshed(at time: Double) {
         updatedAt = time
+        fill()
+    }
+
+    /// The system clock was stepped: times shown from now on, the last update's included,
+    /// are told on the new one (model time is monotonic, so the update's instant is
+    /// unchanged; only what the clock calls it is).
+    public mutating func set(clock new: WallClock) {
+        guard new != clock else { return }
+        clock = new
         fill()
     }
 

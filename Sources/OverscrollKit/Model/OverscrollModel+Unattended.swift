@@ -76,6 +76,14 @@ extension OverscrollModel {
         configuration = c
     }
 
+    /// The system clock was stepped (NTP setting a clock that booted behind, an operator's
+    /// `date -s`): the status line tells times on `clock` from now on. Model time itself
+    /// never jumps; only the time of day it is shown as.
+    public mutating func wallClockChanged(to clock: WallClock) {
+        configuration.wallClock = clock
+        status.set(clock: clock)
+    }
+
     /// New content while running (a kiosk's reload): the list is replaced and shown from
     /// the top, as a refresh command's output replaces it.
     public mutating func replaceContent(_ texts: [String], at t: Double) {

@@ -102,7 +102,7 @@ public struct OverscrollModel: Sendable {
     /// The row a tap selected (index into `rows`), or -1.
     public internal(set) var selectedRow = -1
     /// The status line's words and the rows' freshness.
-    public private(set) var status: RefreshStatus
+    public internal(set) var status: RefreshStatus
     /// How the last refresh ended (set on the frame it ends: `events` has
     /// `.refreshEnd` or `.refreshError`), for the log.
     public private(set) var lastRefresh: RefreshReport?

@@ -49,6 +49,18 @@ struct LiveClock {
         return WallClock(start: wall - now(), utcOffset: Double(local.tm_gmtoff))
     }
 
+    /// Whether the system clock was stepped since `clock` was read (by NTP, most often: a
+    /// board without a battery-backed clock boots behind): the same clock with the new
+    /// start, or nil. Two clock reads, no time-zone lookup (no file is read in a frame);
+    /// a drift under `tolerance` seconds is left to NTP's slewing.
+    func stepped(from clock: WallClock, tolerance: Double = 2) -> WallClock? {
+        var real = timespec()
+        clock_gettime(CLOCK_REALTIME, &real)
+        let start = Double(real.tv_sec) + Double(real.tv_nsec) / 1e9 - now()
+        guard abs(start - clock.start) > tolerance else { return nil }
+        return WallClock(start: start, utcOffset: clock.utcOffset)
+    }
+
     /// When model time `t` comes on the real clock (for sleeping until a timer is due).
     func realTime(ofModel t: Double) -> Double { t + skipped }
 

@@ -146,6 +146,13 @@ final class Session {
         try runRecord.finish()
     }
 
+    /// The system clock was stepped: the status line tells times on `clock` from now on,
+    /// and a reload keeps it (see `apply`).
+    func wallClockChanged(to clock: WallClock) {
+        settings.wallClock = clock
+        model.wallClockChanged(to: clock)
+    }
+
     /// New settings while running (a reload): timers, threshold and timeouts, the refresh
     /// work, flash, sound and status text, and the rows if they changed; the next frame
     /// shows them. What a reload keeps is carried over here, by name: the wall clock read
