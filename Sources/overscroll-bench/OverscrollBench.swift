@@ -13,9 +13,9 @@ import RowSources
 struct OverscrollBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overscroll-bench",
-        abstract: "Figures (frames, allocations, arc, profiler, physics, soak, text), a fuzzer (fuzz) and a headless frame (picture) for Overscroll.",
+        abstract: "Figures (frames, allocations, arc, profiler, physics, soak, text, flick), a fuzzer (fuzz) and a headless frame (picture) for Overscroll.",
         discussion: "The rows are the program's built-in sample; gesture scripts are found next to the executable (or in $OVERSCROLL_ASSETS), so it runs from any directory.",
-        subcommands: [Frames.self, Allocations.self, Arc.self, Profiler.self, Physics.self, Soak.self, Text.self, Fuzz.self, Picture.self]
+        subcommands: [Frames.self, Allocations.self, Arc.self, Profiler.self, Physics.self, Soak.self, Text.self, Fuzz.self, Picture.self, Flick.self]
     )
 
     static func main() {
@@ -264,5 +264,32 @@ struct Soak: ParsableCommand {
         let elapsed = MonotonicClock.now() - start
         print("soak: \(result.summary.frames) frames at \(size.description) in \(Int(elapsed)) s (\(Int(Double(result.summary.frames) / elapsed)) frames/s)")
         print("  RSS before the display opened \(startRSS / 1024) MiB, at the end \(Bench.rssKiB() / 1024) MiB; rows \(r.rowCount) (capped at 5000)")
+    }
+}
+
+struct Flick: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The fling a quick flick gets at each frame rate when SDL stamps touch by the pump (KMSDRM).",
+        discussion: """
+            A 150 ms flick at 2000 pt/s, a move every 8 ms, started at ten points within a frame; \
+            SDL 2's KMSDRM driver reads touch only when the loop pumps, once a frame, and stamps \
+            every event with the pump's time. Prints, per frame rate, the slowest and the median \
+            fling after the lift with the pumped events placed in time (the program) and as \
+            stamped (0: the fling is lost). Model only: the same on every machine.
+            """)
+    @Option(help: ArgumentHelp("Flick duration in ms.", valueName: "ms")) var duration = 150.0
+
+    func run() {
+        print("fps    placed: min  median   as stamped: min  median   (pt/s after the lift)")
+        for fps in [60.0, 30, 20, 15, 10, 7.5, 5, 4, 3, 2.5, 2] {
+            func speeds(_ spreading: Bool) -> [Double] {
+                (0..<10).map { PumpedInputTimes.flingSpeed(fps: fps, phase: Double($0) / 10, duration: duration / 1000,
+                                                           spreading: spreading) }.sorted()
+            }
+            let placed = speeds(true), stamped = speeds(false)
+            func f(_ v: Double) -> String { String(format: "%6.0f", v) }
+            print(String(format: "%-5.1f", fps) + "  " + f(placed[0]) + "  " + f(placed[5]) + "           "
+                  + f(stamped[0]) + "  " + f(stamped[5]))
+        }
     }
 }

@@ -49,6 +49,11 @@ public final class LiveApp {
     private var pacer: FramePacer
     /// Monotonic time the oldest input handled this frame was drained.
     private var oldestArrival: Double?
+    /// SDL's stamp of the last pump (`LiveClock` seconds): what the next pump reads happened
+    /// after it. A sleep on input pumps as it waits, so waking moves it too.
+    private var previousPumpStamp = -Double.infinity
+    /// When to look at the system clock again for a step (monotonic seconds).
+    private var nextClockCheck = -Double.infinity
 
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
@@ -114,6 +119,11 @@ public final class LiveApp {
         var event = SDL_Event()
         var frame = 0
         var lastPresent: Double?
+        // How many frames put the first picture on the screen. On the GPU path a swap chain
+        // (Mesa's software path on KMSDRM, seen in a VM) shows a frame only when the next
+        // one is presented: a kiosk at rest presents one frame and would stay black. So the
+        // first frame is drawn twice there, and READY=1 waits for the second.
+        let firstFrameShownBy = session.display.path == .gpu ? 2 : 1
         metrics?.start()
         runWatch.start(native)
         opening.handOver()
@@ -131,7 +141,7 @@ public final class LiveApp {
             }
             // Settings a reload left are applied below, before this frame: never sleep on them.
             // A stop (above) is never slept on: this frame is the last.
-            if running && session.isSettled && frame > 0 && MonotonicClock.now() >= redrawUntil && reload?.isPending != true {
+            if running && session.isSettled && frame >= firstFrameShownBy && MonotonicClock.now() >= redrawUntil && reload?.isPending != true {
                 // Nothing moves and the still screen is drawn: sleep until input arrives,
                 // or until the model's next timer (a timed refresh, an idle reset). The
                 // timeout also keeps the watchdog fed and the screen size looked at; it
@@ -152,6 +162,7 @@ public final class LiveApp {
                 }
                 clock.resume()
                 pacer.woke()
+                previousPumpStamp = (clock.now() * 1000).rounded(.down) / 1000
                 slept = true
             }
             // Taken after the sleep: the reload that woke the loop is shown by this frame.
@@ -163,17 +174,33 @@ public final class LiveApp {
             }
             let frameStart = MonotonicClock.now()
             let cpuStart = ProcessCPUClock.now()
+            // Once a second at most: has the system clock been stepped (NTP, at last)?
+            if frameStart >= nextClockCheck {
+                nextClockCheck = frameStart + 1
+                if let stepped = clock.stepped(from: session.settings.wallClock) { session.wallClockChanged(to: stepped) }
+            }
             // SDL reads the display only when it may have sent something, and at least
             // four times a second: pumping is also where SDL turns SIGTERM into SDL_QUIT
             // (a stop must take well under a second), and each pump costs some 30 µs of
             // system calls that find nothing. Events other threads pushed (a finished
             // refresh) are in SDL's queue already.
+            var pumpStamp: Double?
             if frameStart - lastPump >= 0.25 || native.mayHaveInput() {
+                // SDL's stamp for what this pump reads: its millisecond or later (less one:
+                // SDL's tick count and the clock's counter may differ by a part of one).
+                pumpStamp = (clock.now() * 1000).rounded(.down) / 1000 - 0.001
                 SDL_PumpEvents()
                 lastPump = frameStart
             }
             while running && SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) > 0 {
                 running = handle(event)
+            }
+            // What the pump read has SDL's stamp of the pump, not times of its own (evdev on
+            // KMSDRM): spread it over the time since the previous pump, or a slow frame
+            // rate loses a flick's momentum (PumpedInputTimes).
+            if let pumpStamp {
+                PumpedInputTimes.spread(&inputs, pumpedAt: pumpStamp, previousPump: previousPumpStamp)
+                previousPumpStamp = pumpStamp
             }
             // Only now is the frame's model time known (a stall is cut out of it): place the
             // events, stamped on the real clock, inside this frame's span of model time.
@@ -200,7 +227,11 @@ public final class LiveApp {
             lastPresent = presentDone
             session.record(timing)
             metrics?.record(timing, model: session.model)
-            if frame == 0 {
+            if frame + 1 < firstFrameShownBy {
+                // The GPU path: the same picture once more, so the first one is on the screen.
+                session.painter.invalidate()
+            }
+            if frame + 1 == firstFrameShownBy {
                 notifier.ready(status: "showing \(session.model.rows.count) rows")
                 // A benchmark reads the monotonic stamp; people read the milliseconds.
                 let since = ProcessStart.secondsAgo().map { " \(Int(($0 * 1000).rounded())) ms after the process started," } ?? ""
