@@ -46,8 +46,8 @@ public enum RenderPath: String, Sendable {
             guard let renderer = software(window) else { throw SDLError("cannot draw into the window surface (--renderer cpu); try --renderer gpu") }
             return Made(renderer: renderer, path: .cpu, reason: "asked for (--renderer cpu)")
         case .gpu:
-            guard let renderer = accelerated(window, vsync: vsync) else { throw SDLError("cannot create a renderer") }
-            return finish(renderer, reason: "asked for (--renderer gpu)")
+            guard let renderer = accelerated(window, vsync: vsync, preferring: preferred(videoDriver)) else { throw SDLError("cannot create a renderer") }
+            return try drawing(finish(renderer, reason: "asked for (--renderer gpu)"), "--renderer gpu")
         case .auto:
             break
         }
@@ -57,7 +57,7 @@ public enum RenderPath: String, Sendable {
                let made = wayland(window, reason: "SDL_RENDER_DRIVER=\(forced)", why: &why) { return made }
             let renderer = forced.lowercased() == "software" ? software(window) : accelerated(window, vsync: vsync)
             guard let renderer else { throw SDLError("cannot create the '\(forced)' renderer SDL_RENDER_DRIVER asks for") }
-            return finish(renderer, reason: "SDL_RENDER_DRIVER=\(forced)")
+            return try drawing(finish(renderer, reason: "SDL_RENDER_DRIVER=\(forced)"), "SDL_RENDER_DRIVER=\(forced)")
         }
         switch videoDriver {
         case "offscreen", "dummy":
@@ -95,9 +95,52 @@ public enum RenderPath: String, Sendable {
         default:
             break
         }
-        // KMSDRM shows frames through the GPU anyway: use it to draw.
-        guard let renderer = accelerated(window, vsync: vsync) ?? software(window) else { throw SDLError("cannot create a renderer") }
-        return finish(renderer, reason: "\(videoDriver) shows frames through the GPU")
+        // KMSDRM shows frames through the GPU anyway: use it to draw, with GLES2 first
+        // (`preferred`). A renderer that draws nothing is passed over for the next one.
+        var refused: [String] = []
+        for name in candidates(videoDriver) {
+            guard let renderer = name == "software" ? software(window) : accelerated(window, vsync: vsync, only: name) else { continue }
+            let made = finish(renderer, reason: "\(videoDriver) shows frames through the GPU" + (name == "opengles2" ? "; OpenGL ES 2 (libEGL and libGLESv2 only)" : ""))
+            guard let why = DrawProbe.cannotDraw(made.renderer) else {
+                return refused.isEmpty ? made : Made(renderer: made.renderer, path: made.path, reason: made.reason + " (\(refused.joined(separator: "; ")))")
+            }
+            SDL_DestroyRenderer(made.renderer)
+            refused.append("\(name) draws nothing: \(why)")
+        }
+        guard refused.isEmpty else {
+            throw SDLError(message: "no renderer can draw on \(videoDriver) (\(refused.joined(separator: "; "))); "
+                + "install Mesa's libgles2, libegl1 and libgbm1, or run it under cage")
+        }
+        throw SDLError("cannot create a renderer")
+    }
+
+    /// Which accelerated renderer to ask for first. On KMSDRM, GLES2: SDL's desktop OpenGL
+    /// renderer there needs libGL as well as EGL, which Debian does not pull in with the
+    /// EGL/GBM packages a console kiosk installs; without it SDL creates it all the same
+    /// and it draws nothing (a black screen that looked healthy, found in a VM).
+    static func preferred(_ videoDriver: String) -> String? {
+        videoDriver == "kmsdrm" ? "opengles2" : nil
+    }
+
+    /// The renderers to try in turn on a driver without a CPU path of ours.
+    private static func candidates(_ videoDriver: String) -> [String] {
+        var names: [String] = []
+        if let first = preferred(videoDriver) { names.append(first) }
+        for index in 0..<SDL_GetNumRenderDrivers() {
+            var info = SDL_RendererInfo()
+            guard SDL_GetRenderDriverInfo(index, &info) == 0, let name = info.name.map({ String(cString: $0) }),
+                  !names.contains(name) else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// `made`, once it is seen to draw; a renderer someone asked for by name that draws
+    /// nothing is an error naming it, never a black screen that reports itself ready.
+    private static func drawing(_ made: Made, _ asked: String) throws(SDLError) -> Made {
+        guard made.path == .gpu, let why = DrawProbe.cannotDraw(made.renderer) else { return made }
+        SDL_DestroyRenderer(made.renderer)
+        throw SDLError(message: "the renderer \(asked) asks for draws nothing (\(why)); unset it or choose another (--renderer)")
     }
 
     /// Whether `createRenderer` will take the wl_shm CPU path on Wayland for `choice`
@@ -156,11 +199,24 @@ public enum RenderPath: String, Sendable {
         return nil
     }
 
-    /// The first accelerated renderer SDL offers, with vsync if it can.
-    private static func accelerated(_ window: OpaquePointer, vsync: Bool) -> OpaquePointer? {
+    /// An accelerated renderer, with vsync if it can: the driver named `only`, else the
+    /// one `preferring` names if SDL has it and it starts, else the first SDL offers.
+    private static func accelerated(_ window: OpaquePointer, vsync: Bool, preferring: String? = nil, only: String? = nil) -> OpaquePointer? {
         let flags = SDL_RENDERER_ACCELERATED.rawValue
-        if vsync, let renderer = SDL_CreateRenderer(window, -1, flags | SDL_RENDERER_PRESENTVSYNC.rawValue) { return renderer }
-        return SDL_CreateRenderer(window, -1, flags)
+        func create(_ index: Int32) -> OpaquePointer? {
+            if vsync, let renderer = SDL_CreateRenderer(window, index, flags | SDL_RENDERER_PRESENTVSYNC.rawValue) { return renderer }
+            return SDL_CreateRenderer(window, index, flags)
+        }
+        if let name = only ?? preferring, let index = driverIndex(name), let renderer = create(index) { return renderer }
+        return only == nil ? create(-1) : nil
+    }
+
+    private static func driverIndex(_ name: String) -> Int32? {
+        for index in 0..<SDL_GetNumRenderDrivers() {
+            var info = SDL_RendererInfo()
+            if SDL_GetRenderDriverInfo(index, &info) == 0, info.name.map({ String(cString: $0) }) == name { return index }
+        }
+        return nil
     }
 
     /// GL_RENDERER of the current OpenGL context ("llvmpipe (LLVM 15.0.6, 256 bits)", …).
