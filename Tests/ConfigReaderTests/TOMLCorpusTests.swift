@@ -99,6 +99,32 @@ import Testing
     }
 }
 
+/// Documents from elsewhere (`TOML_CORPUS_DIR=/a/dir`, every file in it; toml-test's
+/// `tests/` for one): the same agreement, for a batch this corpus has not seen. Without
+/// the variable it is skipped, saying so.
+@Suite struct TOMLOutsideCorpusTests {
+    static let directory = ProcessInfo.processInfo.environment["TOML_CORPUS_DIR"]
+
+    @Test(.enabled(if: directory != nil && Python.tomllib != nil, "set TOML_CORPUS_DIR to a directory of TOML documents (needs python3 with tomllib)"))
+    func tomllibAndTheReaderAgreeOnADirectoryOfDocuments() throws {
+        let dir = try #require(Self.directory), python = try #require(Python.tomllib)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let documents = try names.map { Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + $0))) }
+        let verdicts = try Python.verdicts(documents, python: python, depth: TOMLReader.Limits().depth)
+        try #require(verdicts.count == documents.count)
+        var agreed = 0
+        for ((name, bytes), theirs) in zip(zip(names, documents), verdicts) {
+            switch (theirs.split(separator: " ", maxSplits: 1).first ?? "", TOMLCorpusTests.read(bytes)) {
+            case ("ok", .success(let values)) where theirs == "ok " + values || theirs == "ok" && values.isEmpty: agreed += 1
+            case ("beyond", .failure(let f)) where f.kind == .unsupported || f.kind == .limit: agreed += 1
+            case ("error", .failure): agreed += 1
+            case (_, let ours): Issue.record("\(name): tomllib \(theirs.prefix(200)), the reader \(ours)")
+            }
+        }
+        #expect(agreed == documents.count, "agreed on \(agreed) of \(documents.count)")
+    }
+}
+
 /// python3 with tomllib, and a run of it over documents.
 enum Python {
     /// The interpreter, when one with tomllib is installed.
