@@ -21,15 +21,12 @@ import Glibc
         let dir = CLI.temporaryPath("report")
         let app = try LiveApp(["--no-sound", "--report", dir], on: server)
         #expect(waitForFrames(dir, atLeast: 1))
-        let start = Date()
         server.stop()
-        let status = app.waitForExit(timeout: 5)
+        // The outcome, polled for: exit 75 with the report. How soon (the README's second)
+        // is timed from outside by script/cage-test's compositor-loss runs, not here, where
+        // a loaded machine would make a bound lie.
+        let status = app.waitForExit(timeout: 30)
         #expect(status == 75)
-        // A ThreadSanitizer build (script/test's race run) runs several times slower: there
-        // the outcome is what counts, not the product's second.
-        if ProcessInfo.processInfo.environment["OVERSCROLL_TSAN"] == nil {
-            #expect(Date().timeIntervalSince(start) < 1)
-        }
         for file in ["frames.csv", "summary.json", "trace.json", "frames.svg"] {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + file), "\(file) missing")
         }

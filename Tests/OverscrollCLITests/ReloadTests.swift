@@ -98,13 +98,12 @@ import Glibc
         let pid = app.process.processIdentifier
         #expect(poll { rowCounts(dir).count >= 1 })
         // A first round settles what a first reload allocates once.
+        let firstSignal = Date()
         for _ in 0..<100 { app.signal(SIGHUP); usleep(500) }
         Thread.sleep(forTimeInterval: 1)
         let before = usage(pid)
-        let start = Date()
         for _ in 0..<1000 { app.signal(SIGHUP); usleep(500) }
         Thread.sleep(forTimeInterval: 1.2)
-        let seconds = Date().timeIntervalSince(start)
         let after = usage(pid)
         #expect(after.fds == before.fds, "\(before) → \(after)")
         // A ThreadSanitizer build's RSS grows with the sanitizer's own history of accesses:
@@ -116,12 +115,17 @@ import Glibc
         let frames = rowCounts(dir).count
         Thread.sleep(forTimeInterval: 0.3)
         #expect(rowCounts(dir).count == frames)
+        // Every signal was sent between these two instants, so every reload line is: a rate
+        // over the whole span, which a slow machine can only make lower.
+        let seconds = Date().timeIntervalSince(firstSignal)
         app.signal(SIGTERM)
-        #expect(app.waitForExit(timeout: 5) == 0)
+        #expect(app.waitForExit(timeout: 30) == 0)
         // Signals that arrive while a reload runs, or within a second of the last one,
-        // fold into one more: a line a second at most, each a reload done.
+        // fold into one more: a line a second at most (and the one the first signal
+        // started at once, and the last fold, which a loaded machine may start late), each
+        // a reload done.
         let lines = app.stderr.split(separator: "\n").filter { $0.contains("reloaded") }
-        #expect(lines.count >= 2 && Double(lines.count) <= seconds + 3, "\(lines.count) lines in \(seconds) s")
+        #expect(lines.count >= 2 && Double(lines.count) <= seconds + 2, "\(lines.count) lines in \(seconds) s")
         #expect(lines.allSatisfy { $0.hasSuffix(": nothing changed") }, "\(lines.filter { !$0.hasSuffix(": nothing changed") }) \(lines.count)")
     }
 

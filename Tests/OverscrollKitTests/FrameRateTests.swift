@@ -31,10 +31,4 @@ import Testing
             }
         }
     }
-
-    @Test func theSameScriptTwiceGivesIdenticalFrames() throws {
-        for (_, text) in try shippedScripts() {
-            #expect(try replay(text, fps: 60) == replay(text, fps: 60))
-        }
-    }
 }

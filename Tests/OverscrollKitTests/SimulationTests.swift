@@ -116,15 +116,4 @@ import Testing
         #expect(b.x(0) == -80)
         #expect(b.restingPosition == 0)
     }
-
-    @Test(arguments: [30, 60, 120, 144])
-    func motionIsAFunctionOfTimeOnly(fps: Int) {
-        let b = BallisticSimulation(position: 4500, velocity: 2500, range: 0...5000, profile: profile)
-        // Evaluate on the frame grid of this rate and compare with direct evaluation at
-        // the shared timestamps: identical because nothing is integrated.
-        for k in 0..<24 {
-            let t = Double(k * fps / 6) / Double(fps)
-            #expect(b.x(t) == b.x(Double(k) / 6))
-        }
-    }
 }

@@ -217,15 +217,5 @@ extension SDLSuite { @Suite struct DamageRenderTests {
         let area = try #require(headless.painter.damage.first)
         #expect(headless.painter.damage.count == 1 && area.h < 100 && area.y <= 130 && area.y + area.h >= 130, "\(area)")
     }
-
-    @Test func theCPUPathNeverLoadsMesa() throws {
-        let headless = try Headless()
-        #expect(headless.display.path == .cpu)
-        _ = headless.render(spinningModel())
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-        for library in ["libLLVM", "swrast_dri", "libGLX_mesa", "libEGL_mesa"] {
-            #expect(!maps.contains(library), "\(library) is mapped")
-        }
-    }
 }
 }

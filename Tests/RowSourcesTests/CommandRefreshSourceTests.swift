@@ -63,15 +63,20 @@ struct CommandRefreshSourceTests {
         #expect(run(["sh", "-c", "head -c 3000000 /dev/zero >&2; echo ok"], timeout: 30) == .success(["ok"]))
     }
 
-    @Test func runsOverlapIndependently() {
+    @Test func runsOverlapIndependently() throws {
+        // The slow command waits for a file the test makes only once the fast one is done,
+        // so which finishes first is decided by the code, not by the machine's load.
+        let gate = try writeTemporaryFile([]) + ".open"
+        defer { try? FileManager.default.removeItem(atPath: gate) }
         let (slow, fast) = (RefreshInbox(), RefreshInbox())
-        CommandRefreshSource(arguments: ["sh", "-c", "sleep 0.3; echo slow"], timeout: 5)
+        CommandRefreshSource(arguments: ["sh", "-c", "while [ ! -e \"$0\" ]; do sleep 0.01; done; echo slow", gate], timeout: 600)
             .start(RefreshJob(generation: 1, startTime: 0, inbox: slow))
-        CommandRefreshSource(arguments: ["echo", "fast"], timeout: 5)
+        CommandRefreshSource(arguments: ["echo", "fast"], timeout: 600)
             .start(RefreshJob(generation: 2, startTime: 0, inbox: fast))
-        let first = waitForCompletion(fast, generation: 2, within: 5)
-        #expect(first?.result == .success(["fast"]))
-        #expect(slow.take(generation: 1, dueBy: .infinity) == nil, "the slow one finished first")
+        let first = waitForCompletion(fast, generation: 2)
+        #expect(first?.result == .success(["fast"]), "the fast one waited for the slow one")
+        #expect(slow.take(generation: 1, dueBy: .infinity) == nil, "the slow one finished without its gate")
+        FileManager.default.createFile(atPath: gate, contents: nil)
         #expect(waitForCompletion(slow, generation: 1)?.result == .success(["slow"]))
     }
 
@@ -114,15 +119,18 @@ struct CommandRefreshSourceTests {
         #expect(result == .success(["ok", "\u{FFFD}\u{FFFD}bad", "\u{FFFD}"]))
     }
 
-    @Test func startReturnsAtOnce() {
+    @Test func startReturnsAtOnce() throws {
+        // The command ends only when the test makes its file, after start returned: had
+        // start waited for the command, it would never have returned (the test would hang
+        // until the 600 s timeout, then fail on the result below).
+        let gate = try writeTemporaryFile([]) + ".open"
+        defer { try? FileManager.default.removeItem(atPath: gate) }
         let inbox = RefreshInbox()
-        let source = CommandRefreshSource(arguments: ["sleep", "5"], timeout: 0.3)
+        let source = CommandRefreshSource(arguments: ["sh", "-c", "while [ ! -e \"$0\" ]; do sleep 0.01; done; echo done", gate], timeout: 600)
         source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
-        // Had start waited for the command (it sleeps 5 s, the timeout is 0.3 s), its result
-        // would be in the inbox already: start returned while the command still ran.
-        #expect(inbox.take(generation: 1, dueBy: .infinity) == nil, "it completed before start returned")
-        // Let it finish, so no `sleep` is left behind.
-        #expect(waitForCompletion(inbox, generation: 1)?.result == .failure("'sleep' timed out after 300 ms"))
+        #expect(inbox.take(generation: 1, dueBy: .infinity) == nil, "it completed before its gate opened")
+        FileManager.default.createFile(atPath: gate, contents: nil)
+        #expect(waitForCompletion(inbox, generation: 1)?.result == .success(["done"]))
     }
 
     @Test func timeoutKillsTheWholeProcessGroup() throws {

@@ -50,12 +50,28 @@ struct ProcessHygieneTests {
         // The watcher thread stalls in the output callback (as the whole app does under
         // SIGSTOP or a suspend) until well past the deadline; the command meanwhile
         // finishes with all its output. Its result must be taken, not discarded.
+        // It stalls until the command has written its last line and its marker (and past
+        // the deadline), however long the loaded machine takes: a time-out then would be
+        // the bug, never the machine.
+        let done = try writeTemporaryFile([]) + ".done"
+        defer { try? FileManager.default.removeItem(atPath: done) }
         var output: [UInt8] = []
         var stalled = false
-        let outcome = try Subprocess.run(["sh", "-c", "echo first; sleep 0.1; echo second"],
-                                         deadline: MonotonicClock.now() + 0.4) { chunk in
+        let deadline = MonotonicClock.now() + 0.4
+        // The command's last act is to write its pid; it has ended when /proc shows it a
+        // zombie (not yet reaped: the watcher is the one stalled) or not at all.
+        func ended() -> Bool {
+            guard let pid = (try? String(contentsOfFile: done, encoding: .utf8))?.split(separator: "\n").first else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
+        let outcome = try Subprocess.run(["sh", "-c", "echo first; sleep 0.1; echo second; echo $$ > \"$0\"", done],
+                                         deadline: deadline) { chunk in
             output.append(contentsOf: chunk)
-            if !stalled { stalled = true; MonotonicClock.sleep(1.0) }
+            if !stalled {
+                stalled = true
+                _ = poll(within: 600) { ended() && MonotonicClock.now() > deadline }
+            }
             return true
         }
         #expect(outcome.ending == .exited(status: 0))
