@@ -40,7 +40,7 @@ import Testing
         driver.play(&model) { played, model in
             let scene = Scene(model: model)
             if played.effects.events.contains(.flash) {
-                #expect(scene.flash > 0.4)
+                #expect(scene.flash > 0.85 * Scene.flashPeak)
                 shown += 1
             } else if played.effects.events.contains(.feedback) {
                 #expect(scene.flash == 0, "a crossing \(model.now - model.lastFlash) s after the last flash lit the screen")

@@ -239,6 +239,9 @@ public struct IndicatorLayout: Sendable, Equatable {
     public var discRadius: Double
     public var ringRadius: Double
     public var halfThickness: Double
+    /// The disc's rim, a lighter ring just inside its edge, in pixels: what sets the disc
+    /// off from the dark background (the disc's own fill barely does).
+    public var rimWidth: Double
     /// The square the indicator is drawn in: its top-left pixel and side.
     public var left: Int32, top: Int32, side: Int32
 
@@ -250,6 +253,7 @@ public struct IndicatorLayout: Sendable, Equatable {
         discRadius = (indicator.radius + Self.discMargin) * s * k
         ringRadius = indicator.radius * s * k
         halfThickness = indicator.thickness * s * k / 2
+        rimWidth = 1.5 * s * k
         // The disc, its 1 px feather and a pixel for rounding.
         let reach = discRadius + 2
         let left = (self.centerX - reach).rounded(.down), top = (centerY - reach).rounded(.down)
@@ -271,6 +275,7 @@ public struct IndicatorLayout: Sendable, Equatable {
     public func samePlace(_ other: IndicatorLayout) -> Bool {
         left == other.left && top == other.top && side == other.side && centerX == other.centerX && centerY == other.centerY
             && discRadius == other.discRadius && ringRadius == other.ringRadius && halfThickness == other.halfThickness
+            && rimWidth == other.rimWidth
     }
 }
 

@@ -4,12 +4,14 @@ import Glibc
 public struct ArcShape: Sendable, Equatable {
     /// Where the arc starts, in turns.
     public var start: Double
-    /// How much of a circle it covers, 0…0.8.
+    /// How much of a circle it covers: 0…0.8 while pulling, 1 (closed) when armed.
     public var sweep: Double
     public var opacity: Double
 
     /// The arc while pulling, Android's way: the arc grows from 40 % of the threshold to a
     /// maximum of 0.8 turn at the threshold, and turns with the pull, further past it.
+    /// Armed, it closes to a full circle (and is drawn bolder, `IndicatorScene`): the
+    /// change of state shows in the arc itself, not only in the words under it.
     public static func pulling(pull: Double, configuration c: RefreshController.Configuration, armed: Bool) -> ArcShape {
         let progress = pull / c.threshold
         let adjusted = min(1, max(0, progress - 0.4) * 5 / 3)
@@ -19,7 +21,7 @@ public struct ArcShape: Sendable, Equatable {
         // fully opaque only once armed, so "armed" is visible.
         let fadeIn = min(1, max(0, (pull - c.minimumPull) / max(1, 0.4 * c.threshold - c.minimumPull)))
         let opacity = armed ? 1 : fadeIn * (0.55 + 0.3 * adjusted)
-        return ArcShape(start: start, sweep: max(0.01, 0.8 * adjusted), opacity: opacity)
+        return ArcShape(start: start, sweep: armed ? 1 : max(0.01, 0.8 * adjusted), opacity: opacity)
     }
 
     /// The spinner, continuing from `initial` without a jump: it keeps turning and its

@@ -129,7 +129,7 @@ public struct Scene: Sendable, Equatable {
         let duration = model.configuration.flashDuration
         // `flashes` too, not only `lastFlash`: a reload that turns the flash off ends one
         // already fading.
-        flash = model.configuration.flashes && age >= 0 && age < duration ? 0.45 * (1 - age / duration) : 0
+        flash = model.configuration.flashes && age >= 0 && age < duration ? Self.flashPeak * (1 - age / duration) : 0
         indicator = Self.indicator(model)
         status = Self.status(model)
         scrollBar = Self.scrollBar(model)
@@ -141,6 +141,13 @@ public struct Scene: Sendable, Equatable {
             banner = BannerScene(message: b.message, opacity: min(1, max(0, left / 0.3)))
         }
     }
+
+    /// The flash's white at its start. A flash is feedback, not an alarm: WCAG 2.3.1 counts
+    /// a change of relative luminance of 10 % or more (the darker state under 0.80) as a
+    /// general flash. White blended at α over a channel value c changes a grey pixel's
+    /// relative luminance most near c = 133 of 255; at α = 0.16 that change is 0.082, at
+    /// any colour (FlashLuminanceTests measures it on the drawn frames).
+    public static let flashPeak = 0.16
 
     /// Shows the frame-time graph with the profiler's latest samples (copied into storage
     /// the scene keeps, so this allocates nothing once the graph has been shown).
@@ -165,6 +172,8 @@ public struct Scene: Sendable, Equatable {
     enum Header {
         static let margin = 8.0
         static let arcRadius = 14.0, arcThickness = 3.5
+        /// Armed, and while the spinner turns: bolder, so arming shows at a glance.
+        static let armedArcThickness = 5.0
         static let discRadius = arcRadius + IndicatorLayout.discMargin
         /// Height of the status line under the arc.
         static let statusLineHeight = 20.0
@@ -189,20 +198,25 @@ public struct Scene: Sendable, Equatable {
         let pull = model.scroll.pull
         let centerY = arcCenterY(model)
         let radius = Header.arcRadius, thickness = Header.arcThickness
+        // The disc grows in from the window's top edge rather than being cut by it: at any
+        // pull it is scaled to fit between the edge and its centre (a pixel to spare).
+        let fits = min(1, max(0, (centerY - 1) / (Header.discRadius + 1)))
         switch model.refresh.state {
         case .idle, .pulling, .armed:
-            guard pull >= c.minimumPull else { return nil }
-            let arc = ArcShape.pulling(pull: pull, configuration: c, armed: model.refresh.state == .armed)
-            return IndicatorScene(centerY: centerY, radius: radius, thickness: thickness, arc: arc, scale: 1)
+            guard pull >= c.minimumPull, fits > 0 else { return nil }
+            let armed = model.refresh.state == .armed
+            let arc = ArcShape.pulling(pull: pull, configuration: c, armed: armed)
+            return IndicatorScene(centerY: centerY, radius: radius, thickness: armed ? Header.armedArcThickness : thickness,
+                                  arc: arc, scale: fits)
         case .refreshing, .finishing:
             guard let origin = model.spinnerOrigin else { return nil }
-            var scale = 1.0
+            var scale = fits
             if case .finishing(_, let since) = model.refresh.state {
-                scale = 1 - (model.now - since) / c.finishDuration
-                guard scale > 0 else { return nil }
+                scale = min(scale, 1 - (model.now - since) / c.finishDuration)
             }
+            guard scale > 0 else { return nil }
             let arc = ArcShape.spinning(from: origin.arc, elapsed: model.now - origin.time)
-            return IndicatorScene(centerY: centerY, radius: radius, thickness: thickness, arc: arc, scale: scale)
+            return IndicatorScene(centerY: centerY, radius: radius, thickness: Header.armedArcThickness, arc: arc, scale: scale)
         }
     }
 

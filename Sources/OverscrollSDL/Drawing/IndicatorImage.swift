@@ -14,7 +14,7 @@ final class IndicatorImage {
     private struct Geometry: Equatable {
         var side: Int32
         var centerX: Double, centerY: Double     // inside the square, in pixels
-        var discRadius: Double, ringRadius: Double, halfThickness: Double
+        var discRadius: Double, ringRadius: Double, halfThickness: Double, rimWidth: Double
 
         init(_ indicator: IndicatorLayout) {
             side = indicator.side
@@ -22,6 +22,7 @@ final class IndicatorImage {
             discRadius = indicator.discRadius
             ringRadius = indicator.ringRadius
             halfThickness = indicator.halfThickness
+            rimWidth = indicator.rimWidth
         }
     }
 
@@ -31,6 +32,8 @@ final class IndicatorImage {
     private var geometry: Geometry?
     /// The disc's coverage of each pixel, 0…1.
     private var disc: [Float] = []
+    /// How much of each pixel the rim covers, 0…1 (inside the disc, at its edge).
+    private var rim: [Float] = []
     /// The disc alone (ARGB8888, non-premultiplied), at the opacity it was made for.
     private var base: [UInt32] = []
     private var baseAlpha: UInt8 = 0
@@ -196,6 +199,8 @@ final class IndicatorImage {
         pixels.append(contentsOf: repeatElement(0, count: count))
         disc.removeAll(keepingCapacity: true)
         disc.append(contentsOf: repeatElement(0, count: count))
+        rim.removeAll(keepingCapacity: true)
+        rim.append(contentsOf: repeatElement(0, count: count))
         ring.removeAll(keepingCapacity: true)
         arcColours.removeAll(keepingCapacity: true)
         baseAlpha = 0
@@ -206,6 +211,7 @@ final class IndicatorImage {
         // exclusivity check per pixel.
         var ring = self.ring
         self.ring = []
+        rim.withUnsafeMutableBufferPointer { rim in
         disc.withUnsafeMutableBufferPointer { disc in
             for y in 0..<side {
                 let dy = Double(y) - g.centerY
@@ -215,12 +221,15 @@ final class IndicatorImage {
                     let index = y * side + x
                     // The disc: coverage 1 to its radius, 0 a pixel further out.
                     disc[index] = Float(min(1, max(0, g.discRadius + 1 - d)))
+                    // The rim: the disc's outer `rimWidth`, fading in over a pixel inward.
+                    rim[index] = Float(min(1, max(0, d - (g.discRadius - g.rimWidth - 1))))
                     // The ring: full inside its edges, fading to nothing over one pixel on either side.
                     let coverage = min(1, max(0, min(d - (inner - 1), (outer + 1) - d)))
                     guard coverage > 0 else { continue }
                     ring.append((Int32(index), Int16(x), Int16(y), Float(coverage), Self.turns(dy: dy, dx: dx)))
                 }
             }
+        }
         }
         ring.sort { $0.angle < $1.angle }
         self.ring = ring
@@ -237,14 +246,20 @@ final class IndicatorImage {
         baseAlpha = alpha
         shaded = nil
         arcColours.removeAll(keepingCapacity: true)
-        let c = Palette.indicatorDisc
-        let rgb = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+        let c = Palette.indicatorDisc, e = Palette.indicatorRim
+        let fill = (Float(c.r), Float(c.g), Float(c.b)), edge = (Float(e.r), Float(e.g), Float(e.b))
         let scale = Float(alpha)
         base.withUnsafeMutableBufferPointer { out in
             disc.withUnsafeBufferPointer { coverage in
-                for i in out.indices {
-                    let a = Self.nearest(coverage[i] * scale)
-                    out[i] = a == 0 ? 0 : a << 24 | rgb
+                rim.withUnsafeBufferPointer { rim in
+                    for i in out.indices {
+                        let a = Self.nearest(coverage[i] * scale)
+                        guard a > 0 else { out[i] = 0; continue }
+                        // The fill, mixed towards the rim's colour by the rim's coverage.
+                        let k = rim[i]
+                        out[i] = a << 24 | Self.nearest(fill.0 + (edge.0 - fill.0) * k) << 16
+                            | Self.nearest(fill.1 + (edge.1 - fill.1) * k) << 8 | Self.nearest(fill.2 + (edge.2 - fill.2) * k)
+                    }
                 }
             }
         }

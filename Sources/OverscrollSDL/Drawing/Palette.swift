@@ -11,6 +11,9 @@ public enum Palette {
     public static let text = SDL_Color(r: 0xE8, g: 0xEA, b: 0xED, a: 0xFF)
     public static let accent = SDL_Color(r: 0x4F, g: 0xC3, b: 0xF7, a: 0xFF)
     public static let indicatorDisc = SDL_Color(r: 0x2A, g: 0x2F, b: 0x38, a: 0xFF)
+    /// The disc's rim: 4.2:1 against the background, where the disc's fill is 1.4:1
+    /// (WCAG 1.4.11 asks 3:1 of a component's edge).
+    public static let indicatorRim = SDL_Color(r: 0x6E, g: 0x78, b: 0x86, a: 0xFF)
     public static let errorBanner = SDL_Color(r: 0xB3, g: 0x26, b: 0x1E, a: 0xFF)
     /// A row under a press, and the row a tap selected.
     public static let rowHighlighted = SDL_Color(r: 0x33, g: 0x3A, b: 0x45, a: 0xFF)
