@@ -367,3 +367,47 @@ func keyModel(acceptsKeys: Bool = true) -> OverscrollModel {
         #expect(Scene(model: model).rows.map(\.stripe) == [0, 1])
     }
 }
+
+/// Home, End and F5 glide to the end in at most half a second, whatever the distance
+/// (iOS's scroll-to-top); a row or a page keeps the spring's pace.
+@Suite struct LongJumpTests {
+    /// 200 rows, scrolled so row 100 is at the top, then Home: on the replay's virtual
+    /// clock the list is at rest at the top within 0.5 s of the key.
+    @Test(arguments: [60, 120])
+    func homeFromRow100ReachesTheTopWithinHalfASecond(fps: Int) throws {
+        var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
+        c.acceptsKeys = true
+        let model = OverscrollModel(configuration: c, rows: (0..<200).map { "Row \($0)" })
+        // 100 rows of 56 pt down by the wheel (a jump, no glide), settled, then Home at 1 s.
+        let (samples, _) = try listReplay("wheel 5600\nwait 1s\nkey Home\nwait 1s", fps: fps, model: model)
+        let key = try #require(samples.firstIndex { $0.events.contains(.key) })
+        #expect(abs(samples[key - 1].offset - 5600) < 1e-9, "row 100 was not at the top before Home")
+        let start = samples[key - 1].time
+        let rest = try #require(samples[key...].firstIndex { $0.offset == 0 && $0.velocity == 0 })
+        #expect(samples[rest].time - start <= 0.5 + 1e-9, "at the top \(samples[rest].time - start) s after Home")
+        // A glide, not a jump: frames in between, and no overshoot past the top.
+        #expect(samples[key..<rest].filter { $0.offset > 0 && $0.offset < 5600 }.count >= fps / 6)
+        #expect(samples[key...].allSatisfy { $0.offset >= 0 })
+    }
+
+    @Test func endFromTheTopAndF5FromDeepInTheListTakeAtMostHalfASecond() throws {
+        for script in ["key End", "wheel 4000\nwait 1s\nkey F5"] {
+            let (samples, _) = try listReplay(script + "\nwait 2s", model: keyModel())
+            let key = try #require(samples.firstIndex { $0.events.contains(.key) })
+            let start = key > 0 ? samples[key - 1].time : 0
+            // End: the bottom; F5: open by the spinner's resting extent, above the top.
+            let target = script.hasSuffix("F5") ? samples.map(\.offset).min()! : samples.last!.offset
+            let rest = try #require(samples[key...].firstIndex { abs($0.offset - target) < 1e-9 && $0.velocity == 0 })
+            #expect(samples[rest].time - start <= 0.5 + 1e-9, "\(script): \(samples[rest].time - start) s")
+        }
+    }
+
+    /// A row's move is as it was: the spring's own pace (it settles after 0.5 s).
+    @Test func aRowKeepsTheSpringsPace() throws {
+        let (samples, _) = try listReplay("key Down\nwait 2s", model: keyModel())
+        let rest = try #require(samples.firstIndex { $0.offset == 56 && $0.velocity == 0 })
+        let spring = SpringSimulation(spring: .bounce, start: 0, end: 56, velocity: 0)
+        #expect(abs(samples[rest].time - spring.settleTime) <= 1.0 / 60 + 1e-9)
+        #expect(spring.settleTime > 0.5)
+    }
+}

@@ -235,6 +235,12 @@ public struct OverscrollModel: Sendable {
         return index < rows.count ? index : -1
     }
 
+    /// Home, End and F5's glide come to rest within this, whatever the distance (iOS's
+    /// scroll-to-top takes about 0.3–0.5 s; the spring alone took 1.3 s from row 100): a
+    /// little under half a second, so that the frame that shows it at rest, up to a
+    /// frame later at 30 fps, is within 0.5 s of the key.
+    public static let longJumpDuration = 0.45
+
     private mutating func handleKey(_ key: Key, _ modifiers: KeyModifiers, at t: Double) {
         guard let command = KeyCommand.command(for: key, modifiers: modifiers, rowHeight: configuration.layout.rowHeight,
                                                viewportHeight: scroll.viewportHeight) else { return }
@@ -248,14 +254,17 @@ public struct OverscrollModel: Sendable {
             apply(refresh.handle(.requested(at: t)), at: t)
             guard refresh.isRefreshing else { return }
             spinnerOrigin = (arc, t)
-            scroll.glide(to: scroll.minOffset, at: t)
+            scroll.glide(to: scroll.minOffset, at: t, within: Self.longJumpDuration)
             events.insert(.key)
             return
         }
         let r = scroll.range
         let base = scroll.glideTarget ?? min(max(scroll.offset, r.lowerBound), r.upperBound)
         guard let target = command.target(from: base, range: r) else { return }
-        scroll.glide(to: target, at: t)
+        // To an end, from however far: at most `longJumpDuration`. A row or a page keeps
+        // the spring's own pace.
+        let long = command == .toTop || command == .toBottom
+        scroll.glide(to: target, at: t, within: long ? Self.longJumpDuration : nil)
         events.insert(.key)
     }
 

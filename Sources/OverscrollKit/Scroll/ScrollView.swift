@@ -134,8 +134,11 @@ public struct ScrollView: Sendable {
     /// Keyboard: glide to `target` (kept inside the resting range) on the physics' own
     /// spring, from where the content is and as fast as it moves, so a key during a fling
     /// or during another key's glide carries on without a jerk. Like any motion, a touch
-    /// stops it where it is.
-    public mutating func glide(to target: Double, at time: Double) {
+    /// stops it where it is. `within`: the glide comes to rest within this many seconds
+    /// whatever the distance (Home, End: iOS's scroll-to-top takes about 0.3–0.5 s), on a
+    /// stiffer spring of the same damping when the physics' own would take longer; a move
+    /// the spring makes in time keeps its feel.
+    public mutating func glide(to target: Double, at time: Double, within limit: Double? = nil) {
         advance(to: time)
         guard target.isFinite, !isDragging else { return }
         let goal = min(max(target, range.lowerBound), range.upperBound)
@@ -145,8 +148,20 @@ public struct ScrollView: Sendable {
             return
         }
         let profile = physics.profile
-        motion = .animating(SpringSimulation(spring: profile.spring, start: offset, end: goal, velocity: velocity,
-                                             tolerance: profile.tolerance), start: now)
+        var spring = profile.spring
+        var simulation = SpringSimulation(spring: spring, start: offset, end: goal, velocity: velocity,
+                                          tolerance: profile.tolerance)
+        if let limit, limit > 0 {
+            // The settling time goes as 1/ω, ω = √(k/m), but for the tolerance's fixed speed:
+            // a few rounds of scaling the stiffness by the square of the overrun bring it in.
+            for _ in 0..<12 where simulation.settleTime > limit {
+                let overrun = simulation.settleTime / limit * 1.01
+                spring.stiffness *= overrun * overrun
+                simulation = SpringSimulation(spring: spring, start: offset, end: goal, velocity: velocity,
+                                              tolerance: profile.tolerance)
+            }
+        }
+        motion = .animating(simulation, start: now)
     }
 
     /// Where the running glide (`glide(to:)`) will come to rest; nil when there is none.
