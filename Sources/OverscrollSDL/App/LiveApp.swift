@@ -65,7 +65,7 @@ public final class LiveApp {
         let opening = OpeningWatch(report: report, log: warn)
         let display: Display
         do { display = try SignalHandling.openingSDL { () throws(SDLError) in try Display(displayOptions) } } catch {
-            opening.handOver()
+            opening.end()
             report?.discard()
             throw .display(error)
         }
@@ -83,7 +83,7 @@ public final class LiveApp {
             session = try Session(display: display, font: font, settings: settings, inbox: inbox, refreshPeriod: display.refreshPeriod,
                                   report: report, warn: warn)
         } catch {
-            opening.handOver()
+            opening.end()
             throw .display(error)
         }
         self.opening = opening
@@ -114,6 +114,7 @@ public final class LiveApp {
     /// Runs until Esc, the window closing, or SIGINT/SIGTERM (SDL turns those into
     /// SDL_QUIT); then writes the report. Returns the report's error, if any.
     public func run() -> String? {
+        defer { opening.end() }
         let period = session.display.refreshPeriod
         var running = true
         var event = SDL_Event()

@@ -52,7 +52,11 @@ final class OpeningWatch: Sendable {
         if claimed { Self.waitForExit() }
     }
 
-    /// The frame loop's own watch has started (or the opening failed): this one stops.
+    /// The frame loop's own watch has started: this one stops acting on stops. Its
+    /// thread stays, parked in one poll, until `end`: a thread that ended here left its
+    /// stack and arena to the next one made, and a reload's read thread made under an
+    /// address-space limit then started where it could not before, and crashed
+    /// (InputLimitsTests, 3 runs in 8).
     func handOver() {
         let claimed = state.withLock { s -> Bool in
             if s.phase == .claimed { return true }
@@ -60,6 +64,12 @@ final class OpeningWatch: Sendable {
             return false
         }
         if claimed { Self.waitForExit() }
+        worker.withLock { $0 }?.wake()
+    }
+
+    /// The run is over, or never started: the thread ends.
+    func end() {
+        handOver()
         worker.withLock { $0 }?.stopAndJoin()
     }
 
@@ -75,6 +85,10 @@ final class OpeningWatch: Sendable {
                    pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: SignalHandling.stopDescriptor, events: Int16(POLLIN), revents: 0)]
         while !signal.isStopping {
+            if state.withLock({ $0.phase == .handedOver }) {
+                signal.sleep(3600)
+                continue
+            }
             let timeout = deadline.map { Int32(max(0, ($0 - Self.now()) * 1000).rounded(.up)) } ?? -1
             _ = poll(&fds, nfds_t(fds.count), timeout)
             if signal.isStopping { return }
