@@ -14,12 +14,20 @@
 // SDL damages nothing and arms no next one. The callback stays SDL's, which destroys it
 // with the window. Our own requests go to libwayland-client directly (wlshm.c looks its
 // functions up in the library itself), never through here.
+//
+// Every call is passed on to the definition in libwayland-client itself, looked up there
+// (ovs_wl_symbol), never as RTLD_NEXT: SDL 3 under sdl2-compat is opened with dlopen, so
+// the libwayland-client it brings is in no scope RTLD_NEXT searches, while its calls still
+// bind here; a "next" that is not found dropped every listener SDL 3 registered and the
+// window waited for ever for its first roundtrip. Whether the cut applies at all (only
+// SDL 2's own Wayland driver damages at its frame callbacks) is the caller's to decide
+// (WaylandSurface, SDLTricks); the counts below say whether it took effect.
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include "wlshm.h"
+#include "wlsymbol.h"
 
 struct wl_proxy;
 struct wl_callback;
@@ -28,6 +36,10 @@ struct wl_callback;
 // SDL_WindowData); NULL when no window's frames are ours. The interposer has no context
 // of its own: this is the one process-wide value, set by the main thread.
 static _Atomic(void *) quieted = NULL;
+// What the interposer saw: calls passed on (SDL's listeners reach it at all), and frame
+// callbacks of the window whose listener it replaced.
+static atomic_long passed_on = 0;
+static atomic_long cut = 0;
 
 static void done_quietly(void *data, struct wl_callback *callback, uint32_t time) {
     (void)data, (void)callback, (void)time;
@@ -42,8 +54,9 @@ int wl_proxy_add_listener(struct wl_proxy *proxy, void (**implementation)(void),
     static _Atomic(add_listener_fn) real = NULL;
     add_listener_fn next = atomic_load(&real);
     if (next == NULL) {
-        next = (add_listener_fn)dlsym(RTLD_NEXT, "wl_proxy_add_listener");
-        if (next == NULL) return -1;
+        // A proxy exists only where libwayland-client is loaded: this finds it.
+        next = (add_listener_fn)ovs_wl_symbol("wl_proxy_add_listener");
+        if (next == NULL || next == wl_proxy_add_listener) return -1;
         atomic_store(&real, next);
     }
     void *window = atomic_load(&quieted);
@@ -51,12 +64,15 @@ int wl_proxy_add_listener(struct wl_proxy *proxy, void (**implementation)(void),
         static _Atomic(get_class_fn) get_class = NULL;
         get_class_fn class_of = atomic_load(&get_class);
         if (class_of == NULL) {
-            class_of = (get_class_fn)dlsym(RTLD_NEXT, "wl_proxy_get_class");
+            class_of = (get_class_fn)ovs_wl_symbol("wl_proxy_get_class");
             atomic_store(&get_class, class_of);
         }
-        if (class_of != NULL && strcmp(class_of(proxy), "wl_callback") == 0)
+        if (class_of != NULL && strcmp(class_of(proxy), "wl_callback") == 0) {
             implementation = (void (**)(void))quiet_listener;
+            atomic_fetch_add(&cut, 1);
+        }
     }
+    atomic_fetch_add(&passed_on, 1);
     return next(proxy, implementation, data);
 }
 
@@ -65,8 +81,11 @@ int ovs_wl_quiet_sdl_damage(void *surface) {
         atomic_store(&quieted, NULL);
         return 1;
     }
-    get_user_data_fn user_data = (get_user_data_fn)dlsym(RTLD_NEXT, "wl_proxy_get_user_data");
+    get_user_data_fn user_data = (get_user_data_fn)ovs_wl_symbol("wl_proxy_get_user_data");
     if (user_data == NULL) return 0;
     atomic_store(&quieted, user_data((struct wl_proxy *)surface));
     return atomic_load(&quieted) != NULL;
 }
+
+long ovs_wl_listeners_passed_on(void) { return atomic_load(&passed_on); }
+long ovs_wl_sdl_damage_cuts(void) { return atomic_load(&cut); }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "wlshm.h"
+#include "wlsymbol.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -70,8 +71,11 @@ struct ovs_wl_shm {
     long releases;
 };
 
-static void *loaded_symbol(const char *name) {
-    void *handle = dlopen("libwayland-client.so.0", RTLD_NOW | RTLD_NOLOAD);
+// In the library itself, never by RTLD_NEXT or the global scope: SDL 3 (under sdl2-compat)
+// is opened with dlopen, and the libwayland-client it brings is in no scope this program
+// searches (sdldamage.c uses this too).
+void *ovs_wl_symbol(const char *name) {
+    void *handle = dlopen("libwayland-client.so.0", RTLD_LAZY | RTLD_NOLOAD);
     if (!handle) return NULL;
     void *address = dlsym(handle, name);
     dlclose(handle);    // SDL holds its own reference: the library stays loaded
@@ -79,7 +83,7 @@ static void *loaded_symbol(const char *name) {
 }
 
 static int load(Wayland *wl) {
-#define LOAD(field, name) if (!(*(void **)&wl->field = loaded_symbol(name))) return 0
+#define LOAD(field, name) if (!(*(void **)&wl->field = ovs_wl_symbol(name))) return 0
     LOAD(marshal_flags, "wl_proxy_marshal_flags");
     LOAD(add_listener, "wl_proxy_add_listener");
     LOAD(destroy, "wl_proxy_destroy");

@@ -91,6 +91,8 @@ extension ResolvedSettings {
     func describe(_ display: Display) {
         guard bool(.verbose) else { return }
         warn("drawing on the \(display.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)): \(display.pathReason)")
+        // Each trick played on SDL, whether it is in effect, and why not where it is not.
+        for trick in display.tricks { warn(trick.line) }
     }
 
     /// Where the rows came from, in words: the `--content` file or the built-in sample.

@@ -76,6 +76,8 @@ public final class Display {
     private var wayland: WaylandSurface?
     /// The stand-in SDL made the window without OpenGL with, if it did (`GLFreeWindow`).
     private var glFree: GLFreeWindow?
+    /// The tricks played on SDL, each with whether it is in effect (for `--verbose`).
+    public let tricks: [SDLTrick]
 
     public init(_ options: Options) throws(SDLError) {
         // The signal mask is not touched here: the program clears it at start
@@ -141,15 +143,53 @@ public final class Display {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
-        // The CPU path on Wayland: a window without OpenGL, so Mesa is never loaded.
-        var glFreeWhy = "OpenGL was asked first"
-        let glFree = RenderPath.drawsWithoutGL(choice: options.renderer, videoDriver: chosen) ? GLFreeWindow(why: &glFreeWhy) : nil
-        if let glFree { flags |= glFree.flag }
-        guard let window = SDL_CreateWindow(options.title, x, y, width, height, flags) else {
+        // The CPU path on Wayland: a window without OpenGL, so Mesa is never loaded. SDL 2
+        // loads it for every window not made for Vulkan: the window is made for Vulkan
+        // with a stand-in loader (GLFreeWindow). SDL 3 under sdl2-compat loads OpenGL only
+        // for a window made for it: no stand-in there.
+        let sdl = SDLBuild.current()
+        let withoutGL = RenderPath.drawsWithoutGL(choice: options.renderer, videoDriver: chosen)
+        var standIn = SDLTrick.State.notApplied(withoutGL ? "" : "not the CPU path on Wayland")
+        var glFree: GLFreeWindow?
+        if withoutGL {
+            if sdl.sdl3 != nil {
+                standIn = .notApplied("\(sdl.description) makes a window without OpenGL by itself")
+            } else {
+                var why = ""
+                glFree = GLFreeWindow(why: &why)
+                if glFree == nil { standIn = .failed("no stand-in (\(why)): the window loads OpenGL") }
+            }
+        }
+        var made = SDL_CreateWindow(options.title, x, y, width, height, flags | (glFree?.flag ?? 0))
+        if made == nil, let refused = glFree {
+            // A window SDL refuses with the stand-in (another SDL, a Vulkan check of its
+            // own) is made again without it: with OpenGL, but made.
+            let error = SDL_GetError().map { String(cString: $0) } ?? "unknown error"
+            refused.release()
+            glFree = nil
+            standIn = .failed("SDL refused the window made with it (\(error)); made again without it, with OpenGL")
+            made = SDL_CreateWindow(options.title, x, y, width, height, flags)
+        }
+        guard let window = made else {
             let error = SDLError("cannot open a window")
             glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
+        }
+        // Whether it took effect: no OpenGL library loaded by the window.
+        let loaded = SDLTrick.graphicsLibrariesLoaded()
+        if withoutGL {
+            switch (glFree != nil, loaded.isEmpty) {
+            case (true, true):
+                standIn = .inEffect("SDL made the window with it (\(sdl.description)); no OpenGL library is loaded")
+            case (true, false):
+                standIn = .failed("SDL made the window with it, yet loaded \(loaded.joined(separator: ", "))")
+            case (false, _):
+                if case .notApplied(let why) = standIn {
+                    standIn = .notApplied(why + (loaded.isEmpty ? "; no OpenGL library is loaded"
+                                                                 : ", yet it loaded \(loaded.joined(separator: ", "))"))
+                }
+            }
         }
         // Mesa's shader cache writes from a thread of its own at the lowest priority
         // (SCHED_BATCH, nice 19). Whichever thread of a process exits last tears its memory
@@ -159,16 +199,16 @@ public final class Display {
         let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
         if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
         defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
-        let made: RenderPath.Made
-        do { made = try RenderPath.createRenderer(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
+        let rendered: RenderPath.Made
+        do { rendered = try RenderPath.createRenderer(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
             SDL_DestroyWindow(window)
             glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
-        let renderer = made.renderer
-        path = made.path
-        wayland = made.wayland
+        let renderer = rendered.renderer
+        path = rendered.path
+        wayland = rendered.wayland
         var outputW: Int32 = 0, outputH: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
         // A compositor that scales windows itself (a Wayland output of scale 2) gives more
@@ -197,9 +237,13 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
-        pathReason = options.pathReason ?? made.reason
+        pathReason = options.pathReason ?? rendered.reason
+        let damageCut = wayland?.damageCut ?? .notApplied("not the CPU path on Wayland")
+        tricks = [SDLTrick(kind: .standInVulkanLoader, state: standIn), SDLTrick(kind: .frameDamageCut, state: damageCut)]
         if wayland != nil {
-            pathReason += glFree != nil ? "; the window is made without OpenGL" : "; the window loaded OpenGL (\(glFreeWhy))"
+            pathReason += loaded.isEmpty ? "; the window is made without OpenGL" : "; the window loaded OpenGL"
+            // What each trick did, in a word (--verbose says more): the report keeps it.
+            pathReason += "; on \(sdl.description): stand-in Vulkan loader \(Self.word(standIn)), SDL's frame-callback damage cut \(Self.word(damageCut))"
         }
         var why = ""
         listRing = makeListRing(why: &why)
@@ -214,6 +258,15 @@ public final class Display {
         // A kiosk must not blank while people are looking at it; SDL already inhibits the
         // screen saver by default, say so explicitly.
         SDL_DisableScreenSaver()
+    }
+
+    /// A trick's state in a word or two, for the path reason.
+    private static func word(_ state: SDLTrick.State) -> String {
+        switch state {
+        case .inEffect: return "in effect"
+        case .notApplied: return "not applied"
+        case .failed: return "not in effect"
+        }
     }
 
     /// Whether the pointer follows the mouse setting (a kiosk's).

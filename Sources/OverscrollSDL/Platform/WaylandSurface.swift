@@ -89,8 +89,28 @@ final class WaylandSurface {
         for i in stale.indices { stale[i].reserveCapacity(16) }
         changed.reserveCapacity(16)
         written.reserveCapacity(16)
-        // SDL's own whole-surface damage would ride in our commits (CWayland/sdldamage.c).
-        _ = ovs_wl_quiet_sdl_damage(wlSurface)
+        damageCut = Self.cutSDLDamage(wlSurface)
+    }
+
+    /// SDL 2's own whole-surface damage at its frame callbacks would ride in our commits
+    /// (CWayland/sdldamage.c): cut where SDL 2's own Wayland driver runs and its listener
+    /// calls reach the program's wl_proxy_add_listener. Whether it is.
+    let damageCut: SDLTrick.State
+
+    private static func cutSDLDamage(_ wlSurface: UnsafeMutableRawPointer) -> SDLTrick.State {
+        let sdl = SDLBuild.current()
+        if sdl.sdl3 != nil {
+            return .notApplied("\(sdl.description) damages nothing at its frame callbacks")
+        }
+        // SDL registered its registry's, seat's and surface's listeners by now: none seen
+        // means its calls bind elsewhere (libwayland-client opened privately), and so
+        // would its frame callbacks'.
+        let seen = ovs_wl_listeners_passed_on()
+        guard seen > 0 else { return .failed("\(sdl.description)'s listener calls do not reach the program's wl_proxy_add_listener") }
+        guard ovs_wl_quiet_sdl_damage(wlSurface) != 0 else {
+            return .failed("the window's wl_surface has no user data of SDL's to know its frame callbacks by")
+        }
+        return .inEffect("\(sdl.description)'s \(seen) listener registrations so far passed through the program's wl_proxy_add_listener; the window's frame callbacks get one that does nothing")
     }
 
     deinit {
