@@ -9,7 +9,8 @@
 int ovs_library_loaded(const char *soname);
 
 // SDL 3's version (major * 1000000 + minor * 1000 + micro) where libSDL3 is loaded: the
-// SDL 2 the program runs on is sdl2-compat over it. 0 where it is not.
+// SDL 2 the program runs on is sdl2-compat over it. 0 where it is not; 3.0.0 where it is
+// and its version cannot be told.
 int ovs_sdl3_version(void);
 
 #endif

@@ -8,21 +8,41 @@ import CWayland
 public struct SDLBuild: Sendable, Equatable {
     /// What SDL_GetVersion says: sdl2-compat's own number (2.32.50 and later) under it.
     public let version: String
-    /// SDL 3's version where sdl2-compat runs over it, else nil.
-    public let sdl3: String?
+    /// SDL 3's version (major * 1000000 + minor * 1000 + micro) where sdl2-compat runs
+    /// over it, else nil.
+    public let sdl3Version: Int?
+
+    public init(version: String, sdl3Version: Int?) {
+        self.version = version
+        self.sdl3Version = sdl3Version
+    }
 
     /// The SDL loaded in this process (sdl2-compat loads SDL 3 before main).
     public static func current() -> SDLBuild {
         var linked = SDL_version()
         SDL_GetVersion(&linked)
         let three = Int(ovs_sdl3_version())
-        return SDLBuild(version: "\(linked.major).\(linked.minor).\(linked.patch)",
-                        sdl3: three > 0 ? "\(three / 1_000_000).\(three / 1000 % 1000).\(three % 1000)" : nil)
+        return SDLBuild(version: "\(linked.major).\(linked.minor).\(linked.patch)", sdl3Version: three > 0 ? three : nil)
+    }
+
+    /// SDL 3's version as text ("3.2.10"), where it is underneath.
+    public var sdl3: String? {
+        sdl3Version.map { "\($0 / 1_000_000).\($0 / 1000 % 1000).\($0 % 1000)" }
     }
 
     /// "SDL 2.26.5", or "sdl2-compat 2.32.54 over SDL 3.2.10".
     public var description: String {
         sdl3.map { "sdl2-compat \(version) over SDL \($0)" } ?? "SDL \(version)"
+    }
+
+    /// Whether this SDL's Wayland driver damages the whole window at each of its frame
+    /// callbacks and arms the next from there, which the cut was written against: SDL 2's
+    /// own (surface_damage_frame_done, 2.0.22 on) and SDL 3 up to 3.2 (surface_frame_done,
+    /// which also marks the window shown at its first callback: one armed before the cut
+    /// starts, so it fires as SDL wrote it). A later SDL 3 is not assumed to be the same.
+    public var frameCallbacksDamage: Bool {
+        guard let sdl3Version else { return true }
+        return sdl3Version < 3_003_000
     }
 }
 

@@ -92,15 +92,16 @@ final class WaylandSurface {
         damageCut = Self.cutSDLDamage(wlSurface)
     }
 
-    /// SDL 2's own whole-surface damage at its frame callbacks would ride in our commits
-    /// (CWayland/sdldamage.c): cut where SDL 2's own Wayland driver runs and its listener
-    /// calls reach the program's wl_proxy_add_listener. Whether it is.
+    /// SDL's own whole-surface damage at its frame callbacks would ride in our commits
+    /// (CWayland/sdldamage.c): cut where SDL's Wayland driver is one it was written for
+    /// (SDL 2's own, SDL 3 up to 3.2) and its listener calls reach the program's
+    /// wl_proxy_add_listener. Whether it is.
     let damageCut: SDLTrick.State
 
     private static func cutSDLDamage(_ wlSurface: UnsafeMutableRawPointer) -> SDLTrick.State {
         let sdl = SDLBuild.current()
-        if sdl.sdl3 != nil {
-            return .notApplied("\(sdl.description) damages nothing at its frame callbacks")
+        guard sdl.frameCallbacksDamage else {
+            return .notApplied("written for SDL 2 and SDL 3 up to 3.2, whose frame callbacks it knows; \(sdl.description)'s are not assumed the same")
         }
         // SDL registered its registry's, seat's and surface's listeners by now: none seen
         // means its calls bind elsewhere (libwayland-client opened privately), and so
