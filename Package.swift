@@ -103,20 +103,21 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
-        // Synthetic frame timings for the model's and the reports' tests.
-        .target(name: "ProfilerTestSupport", dependencies: ["OverscrollKit"], path: "Tests/ProfilerTestSupport"),
+        // What the test suites share: synthetic frame timings, polling for an outcome, the
+        // process table.
+        .target(name: "TestSupport", dependencies: ["OverscrollKit"], path: "Tests/TestSupport"),
         .testTarget(
             name: "OverscrollKitTests",
             dependencies: [
-                "OverscrollKit", "RowSources", "ProfilerTestSupport",
+                "OverscrollKit", "RowSources", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "ConfigReaderTests", dependencies: ["ConfigReader"]),
-        .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "ProfilerTestSupport"]),
-        .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers"]),
-        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL"]),
-        .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit"]),
+        .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "TestSupport"]),
+        .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers", "TestSupport"]),
+        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "TestSupport"]),
+        .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

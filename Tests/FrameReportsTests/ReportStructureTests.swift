@@ -1,7 +1,7 @@
 import Testing
 @testable import FrameReports
 import OverscrollKit
-import ProfilerTestSupport
+import TestSupport
 
 /// The report's bounded structures: the SVG timeline and the trace ring.
 @Suite struct ReportStructureTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FrameReports
 @testable import OverscrollKit
-import ProfilerTestSupport
+import TestSupport
 
 @Suite struct ReportSummaryTests {
     /// A finished report of `frames`, in a fresh directory.

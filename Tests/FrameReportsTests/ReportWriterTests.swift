@@ -5,7 +5,7 @@ import FoundationXML
 import Testing
 @testable import FrameReports
 @testable import OverscrollKit
-import ProfilerTestSupport
+import TestSupport
 
 /// The report directory as a run leaves it: files, their contents, and their limits.
 @Suite struct ReportWriterTests {

@@ -98,27 +98,3 @@ import Glibc
     }
 }
 
-/// A `sleep` argument no other process has.
-func uniqueSleep() -> String { "1003.\(UInt32.random(in: 100_000...999_999))" }
-
-/// The pids of living processes with `argument` in their argv.
-func processes(withArgument argument: String) -> [Int32] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { Int32($0) }.filter { pid in
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(close, offsetBy: 2)]
-        guard state != "Z" && state != "X" else { return false }
-        return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == argument }
-    }
-}
-
-func poll(within: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(within)
-    repeat {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.02)
-    } while Date() < deadline
-    return condition()
-}

@@ -1,5 +1,5 @@
 import Testing
-import ProfilerTestSupport
+import TestSupport
 @testable import OverscrollKit
 
 /// The live loop's deadlines (`FramePacer`), driven by a simulated loop: a frame starts

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 @testable import OverscrollKit
-import ProfilerTestSupport
+import TestSupport
 
 @Suite struct ProfilerStatisticsTests {
     @Test func countsOverallAndPerState() {

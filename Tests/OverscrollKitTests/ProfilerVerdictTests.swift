@@ -1,6 +1,6 @@
 import Testing
 @testable import OverscrollKit
-import ProfilerTestSupport
+import TestSupport
 
 @Suite struct ProfilerVerdictTests {
     static let p60 = 1.0 / 60

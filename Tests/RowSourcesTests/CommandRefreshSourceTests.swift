@@ -24,7 +24,7 @@ struct CommandRefreshSourceTests {
         // minute can only come from cancelAll ending it.
         let source = CommandRefreshSource(arguments: ["sleep", "300"], timeout: 600)
         source.start(RefreshJob(generation: 1, startTime: 0, inbox: inbox))
-        #expect(eventually { source.running.count == 1 })
+        #expect(poll { source.running.count == 1 })
         source.cancelAll()
         let completion = waitForCompletion(inbox, generation: 1)
         guard case .failure(let message)? = completion?.result else {
@@ -146,8 +146,8 @@ struct CommandRefreshSourceTests {
             .compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try #require(pids.count == 2, "the script did not record its pids")
         let (group, grandchild) = (pids[0], pids[1])
-        #expect(eventually { !isRunning(grandchild) }, "the grandchild sleep survived")
-        #expect(eventually { livingMembers(ofGroup: group).isEmpty },
+        #expect(poll { !isRunning(grandchild) }, "the grandchild sleep survived")
+        #expect(poll { livingMembers(ofGroup: group).isEmpty },
                 "still running in the group: \(livingMembers(ofGroup: group))")
     }
 
@@ -168,7 +168,7 @@ struct CommandRefreshSourceTests {
         let stray = Int32(try String(contentsOfFile: pidFile, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines))
         try #require(stray != nil)
-        #expect(eventually { !isRunning(stray!) }, "the stray sleep survived")
+        #expect(poll { !isRunning(stray!) }, "the stray sleep survived")
     }
 
     @Test func endlessOutputIsCutAtMaxRows() {
@@ -207,7 +207,7 @@ struct CommandRefreshSourceTests {
             ["sh", "-c", "sleep 30 & echo x"], ["sleep", "5"],
         ]
         for arguments in commands { _ = run(arguments, timeout: 0.3) }
-        #expect(eventually { openDescriptors().count <= before.count },
+        #expect(poll { openDescriptors().count <= before.count },
                 "open before: \(before.sorted()), after: \(openDescriptors().sorted())")
     }
 
@@ -241,24 +241,8 @@ struct CommandRefreshSourceTests {
 
 /// The completion, once the worker thread has posted it (nil after `within` seconds).
 private func waitForCompletion(_ inbox: RefreshInbox, generation: Int, within: Double = 60) -> RefreshCompletion? {
-    let deadline = MonotonicClock.now() + within
-    while MonotonicClock.now() < deadline {
-        if let completion = inbox.take(generation: generation, dueBy: .infinity) { return completion }
-        usleep(2_000)
-    }
-    return nil
+    pollFor(within: within) { inbox.take(generation: generation, dueBy: .infinity) }
 }
-
-/// Whether `condition` becomes true within `within` seconds.
-private func eventually(within: Double = 3, _ condition: () -> Bool) -> Bool {
-    let deadline = MonotonicClock.now() + within
-    repeat {
-        if condition() { return true }
-        usleep(5_000)
-    } while MonotonicClock.now() < deadline
-    return condition()
-}
-
 /// (state, process group) from /proc/PID/stat; nil once the process is gone.
 private func processStatus(_ pid: Int32) -> (state: Character, group: Int32)? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -99,36 +99,7 @@ struct ProcessHygieneTests {
     }
 }
 
-/// A `sleep` argument no other process has: seconds with a random fraction.
-func uniqueSleep() -> String { "1003.\(UInt32.random(in: 100_000...999_999))" }
-
-/// The pids of living processes with `argument` in their argv.
-func processes(withArgument argument: String) -> [Int32] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { Int32($0) }.filter { pid in
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(close, offsetBy: 2)]
-        guard state != "Z" && state != "X" else { return false }
-        return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == argument }
-    }
-}
-
-private func waitFor(_ inbox: RefreshInbox, within: Double = 10) -> RefreshCompletion? {
-    let deadline = MonotonicClock.now() + within
-    while MonotonicClock.now() < deadline {
-        if let completion = inbox.take(generation: 1, dueBy: .infinity) { return completion }
-        usleep(2_000)
-    }
-    return nil
-}
-
-private func poll(within: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = MonotonicClock.now() + within
-    repeat {
-        if condition() { return true }
-        usleep(10_000)
-    } while MonotonicClock.now() < deadline
-    return condition()
+/// The refresh's completion, once the worker thread has posted it.
+private func waitFor(_ inbox: RefreshInbox, within: Double = 60) -> RefreshCompletion? {
+    pollFor(within: within) { inbox.take(generation: 1, dueBy: .infinity) }
 }

@@ -37,7 +37,7 @@ struct WorkerTests {
             }
         })
         worker.wake()
-        #expect(eventually { answers.withLock { $0 } == [false] })
+        #expect(poll(within: 15) { answers.withLock { $0 } == [false] })
         worker.stopAndJoin()
         #expect(answers.withLock { $0 } == [false, true])
     }
@@ -75,13 +75,5 @@ struct WorkerTests {
         var fds: [Int32] = [-1, -1]
         try #require(pipe(&fds) == 0)
         return (fds[0], fds[1])
-    }
-
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<3000 {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
     }
 }
