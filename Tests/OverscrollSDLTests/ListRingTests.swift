@@ -43,7 +43,9 @@ extension SDLSuite { @Suite struct ListRingTests {
             var lines: (any RingLines)?
             var ringFrame = false
             var shownFirst: Int32?
-            /// Pixels copied into buffers by the frames that moved the list, one entry each.
+            /// Pixels copied into buffers by the frames that moved the list by less than an
+            /// eighth of the window, one entry each (a long jump's frames, Home and End gliding
+            /// there in under half a second, move further and copy as much as they move).
             var copiedWhenMoved: [Int] = []
             /// A pixel that changed on screen outside the frame's damage, if any.
             var undamaged: String?
@@ -122,7 +124,10 @@ extension SDLSuite { @Suite struct ListRingTests {
             let copied = w.buffers.fill(index, fresh: !w.filled[index], buffer: buffer, offset: offset,
                                         first: w.first, written: w.written, lines: lines, surface: source) { damage.append($0) }
             w.filled[index] = true
-            if w.shownFirst != nil && w.shownFirst != w.first { w.copiedWhenMoved.append(copied) }
+            if let shown = w.shownFirst, shown != w.first {
+                let d = Int(abs(w.first - shown)) % height
+                if min(d, height - d) < height / 8 { w.copiedWhenMoved.append(copied) }
+            }
             w.shownFirst = w.first
             let view = w.memory[index] + Int(offset) * width
             pixels.withUnsafeMutableBufferPointer { screen in
