@@ -1,7 +1,7 @@
 import OverscrollSDL
 
 /// Every exit status the program can end with, and what it means: `--help` prints this
-/// table and a test checks the README's against it.
+/// table and a test checks docs/reference.md's against it.
 enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case regression = 1

@@ -4,7 +4,7 @@ import RowSources
 
 /// Every setting of the window and of `replay`: one entry each, and from it come the
 /// flag (its help, value name and default), the `--config` key (its name and what it
-/// allows) and whether a replay honours it. The README's settings table is checked
+/// allows) and whether a replay honours it. docs/reference.md's settings table is checked
 /// against `--help` by a test, so a new setting is an entry here, a one-line property in
 /// `SettingFlags` (or `WindowFlags`), and the code that uses the value.
 enum Setting: String, CaseIterable {
@@ -53,7 +53,7 @@ enum Setting: String, CaseIterable {
         var valueName: String? = nil
         /// An example value for error messages.
         var example: String
-        /// What a replay does with it, as the README's table says ("honoured" needs no
+        /// What a replay does with it, as docs/reference.md's table says ("honoured" needs no
         /// word in `--help`; the window-only section says they are refused).
         var inReplay = "honoured"
     }
@@ -186,7 +186,7 @@ enum Setting: String, CaseIterable {
         return false
     }
 
-    /// The default as `--help` and the README print it.
+    /// The default as `--help` and docs/reference.md print it.
     var defaultDescription: String {
         let spec = spec
         if let value = spec.defaultValue { return spec.kind.describe(value) }

@@ -106,7 +106,7 @@ enum SettingKind: Equatable {
             return checkDuration(s)
         case .bool:
             if let b = raw.bool { return .success(.bool(b)) }
-            // The README's words for these settings' defaults, in any case as all words.
+            // docs/reference.md's words for these settings' defaults, in any case as all words.
             switch raw.string?.lowercased() {
             case "on": return .success(.bool(true))
             case "off": return .success(.bool(false))
@@ -127,7 +127,7 @@ enum SettingKind: Equatable {
         }
     }
 
-    /// The value as `--help` and the README print it.
+    /// The value as `--help` and docs/reference.md print it.
     func describe(_ value: SettingValue) -> String {
         switch value {
         case .text(let s): s

@@ -57,7 +57,7 @@ static int own_directory(char *dir, size_t size) {
     return 0;
 }
 
-// One line on stderr; a path over 80 bytes keeps its last 79 after "…" (the README's rule
+// One line on stderr; a path over 80 bytes keeps its last 79 after "…" (docs/reference.md's rule
 // for echoed paths). Nothing else to do if the write fails.
 static void fail(const char *path, int error) {
     size_t length = strlen(path);

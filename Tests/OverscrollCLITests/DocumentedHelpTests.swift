@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What the README and docs/replay.md list is what the program's help lists and what it
+/// What docs/reference.md, docs/performance.md and docs/replay.md list is what the program's help lists and what it
 /// does: script commands, benchmark modes, what a replay does with each setting.
 @Suite struct DocumentedHelpTests {
     static let replayDoc = (try? String(contentsOfFile: CLI.packageRoot + "/docs/replay.md", encoding: .utf8)) ?? ""
@@ -57,7 +57,7 @@ import Testing
         #expect(try CLI.run(["replay", unknown, "--no-sound"]).status == 65)
     }
 
-    @Test func benchsOverviewAndTheReadmeNameEveryMode() throws {
+    @Test func benchsOverviewAndThePerformancePageNameEveryMode() throws {
         let help = try CLI.run([Self.bench, "--help"], through: Self.bench).stdout
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex { $0 == "SUBCOMMANDS:" })
@@ -72,11 +72,11 @@ import Testing
         let overview = help[..<(help.range(of: "\n\n")?.lowerBound ?? help.endIndex)].replacingOccurrences(of: "\n", with: " ")
         #expect(Self.parenthesized(overview) == modes, "overview: \(overview)")
 
-        // The README: "`overscroll-bench --help` lists every mode (…)".
-        let readme = DocumentedTablesTests.readme.replacingOccurrences(of: "\n", with: " ")
-        let sentence = try #require(readme.range(of: "`overscroll-bench --help` lists every mode"))
-        let rest = String(readme[sentence.upperBound...].prefix { $0 != ")" }) + ")"
-        #expect(Self.parenthesized(rest) == modes, "README: \(rest)")
+        // docs/performance.md: "`overscroll-bench --help` lists every mode (…)".
+        let doc = Docs.performance.replacingOccurrences(of: "\n", with: " ")
+        let sentence = try #require(doc.range(of: "`overscroll-bench --help` lists every mode"))
+        let rest = String(doc[sentence.upperBound...].prefix { $0 != ")" }) + ")"
+        #expect(Self.parenthesized(rest) == modes, "docs/performance.md: \(rest)")
     }
 
     /// The words inside every "(…)" of `text`, split at commas.
@@ -95,7 +95,7 @@ import Testing
     /// The table's "in a replay" column is in `--help`: a setting a replay treats in its
     /// own way says how; a window-only one sits in the section that says a replay refuses it.
     @Test func theHelpCarriesTheInAReplayColumn() throws {
-        let table = try MarkdownTable(in: DocumentedTablesTests.readme, header: ["flag", "config key", "meaning", "default", "in a replay"])
+        let table = try MarkdownTable(in: Docs.reference, header: ["flag", "config key", "meaning", "default", "in a replay"])
         let help = try HelpText(try CLI.run(["--help"]).stdout)
         let windowTitle = try #require(help.titles.first { $0.hasPrefix("WINDOW") })
         #expect(windowTitle.contains("REPLAY REFUSES"), "\(windowTitle)")
@@ -110,9 +110,9 @@ import Testing
             if inReplay == "honoured" {
                 #expect(!shown.text.contains("In a replay"), "\(option.flags): \(shown.text)")
             } else {
-                #expect(shown.text.contains("In a replay: \(inReplay) (default:"), "\(option.flags): README '\(inReplay)', --help '\(shown.text)'")
+                #expect(shown.text.contains("In a replay: \(inReplay) (default:"), "\(option.flags): docs/reference.md '\(inReplay)', --help '\(shown.text)'")
             }
-            // A range the README's meaning gives (64…16384) is in the help too.
+            // A range the table's meaning gives (64…16384) is in the help too.
             if let range = row[2].range(of: #"\d+…\d+"#, options: .regularExpression) {
                 #expect(shown.text.contains(row[2][range]), "\(option.flags): \(shown.text)")
             }
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func everyValueFlagEchoesAtMost80Characters() throws {
-        let table = try MarkdownTable(in: DocumentedTablesTests.readme, header: ["flag", "config key", "meaning", "default", "in a replay"])
+        let table = try MarkdownTable(in: Docs.reference, header: ["flag", "config key", "meaning", "default", "in a replay"])
         // Values the program checks before it reads any file: numbers, durations, words, sizes.
         for row in table.rows {
             let option = try DocumentedOption(cell: row[0], defaultText: row[3])

@@ -1,28 +1,26 @@
 import Foundation
 import Testing
 
-/// The README's tables of settings, replay options and exit statuses are the program's:
+/// docs/reference.md's tables of settings, replay options and exit statuses are the program's:
 /// each is compared with what the built program prints (`--help`) and does, and any
 /// difference, either way, fails.
 @Suite struct DocumentedTablesTests {
-    static let readme = (try? String(contentsOfFile: CLI.packageRoot + "/README.md", encoding: .utf8)) ?? ""
-
     @Test func theSettingsTableIsTheWindowsHelp() throws {
-        let table = try MarkdownTable(in: Self.readme, header: ["flag", "config key", "meaning", "default", "in a replay"])
+        let table = try MarkdownTable(in: Docs.reference, header: ["flag", "config key", "meaning", "default", "in a replay"])
         let help = try HelpText(try CLI.run(["--help"]).stdout)
         let documented = try table.rows.map { try DocumentedOption(cell: $0[0], defaultText: $0[3]) }
         let shown = help.options(in: ["SETTINGS", "WINDOW"])
         #expect(Set(documented.flatMap(\.flags)) == Set(shown.flatMap(\.flags)),
-                "README: \(documented.flatMap(\.flags).sorted())\n--help: \(shown.flatMap(\.flags).sorted())")
+                "docs/reference.md: \(documented.flatMap(\.flags).sorted())\n--help: \(shown.flatMap(\.flags).sorted())")
         for option in documented {
             let match = try #require(shown.first { $0.flags == option.flags }, "\(option.flags) is not in --help")
-            #expect(match.valueName == option.valueName, "\(option.flags): README \(option.valueName ?? "-"), --help \(match.valueName ?? "-")")
-            #expect((match.defaultText ?? "none") == option.defaultText, "\(option.flags): README '\(option.defaultText)', --help '\(match.defaultText ?? "none")'")
+            #expect(match.valueName == option.valueName, "\(option.flags): docs/reference.md \(option.valueName ?? "-"), --help \(match.valueName ?? "-")")
+            #expect((match.defaultText ?? "none") == option.defaultText, "\(option.flags): docs/reference.md '\(option.defaultText)', --help '\(match.defaultText ?? "none")'")
         }
     }
 
     @Test func theConfigKeysAreTheProgramsAndTheFlagNames() throws {
-        let table = try MarkdownTable(in: Self.readme, header: ["flag", "config key", "meaning", "default", "in a replay"])
+        let table = try MarkdownTable(in: Docs.reference, header: ["flag", "config key", "meaning", "default", "in a replay"])
         var documented: [String] = []
         for row in table.rows where row[1] != "—" {
             let key = row[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
@@ -36,11 +34,11 @@ import Testing
         #expect(r.status == 78)
         let list = try #require(r.stderr.range(of: "allowed keys: ").map { r.stderr[$0.upperBound...] })
         let keys = list.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: ", ")
-        #expect(Set(keys) == Set(documented), "program: \(keys.sorted()), README: \(documented.sorted())")
+        #expect(Set(keys) == Set(documented), "program: \(keys.sorted()), docs/reference.md: \(documented.sorted())")
     }
 
     @Test func replayHonoursOrRefusesEachSettingAsTheTableSays() throws {
-        let table = try MarkdownTable(in: Self.readme, header: ["flag", "config key", "meaning", "default", "in a replay"])
+        let table = try MarkdownTable(in: Docs.reference, header: ["flag", "config key", "meaning", "default", "in a replay"])
         let replayHelp = try HelpText(try CLI.run(["replay", "--help"]).stdout)
         let replayFlags = Set(replayHelp.options(in: ["SETTINGS", "OPTIONS"]).flatMap(\.flags))
         for row in table.rows {
@@ -66,7 +64,7 @@ import Testing
     }
 
     @Test func replaysOwnOptionsTableIsReplaysHelp() throws {
-        let table = try MarkdownTable(in: Self.readme, header: ["replay option", "meaning", "default"])
+        let table = try MarkdownTable(in: Docs.reference, header: ["replay option", "meaning", "default"])
         let documented = try table.rows.map { try DocumentedOption(cell: $0[0], defaultText: $0[2]) }
         let shown = try HelpText(try CLI.run(["replay", "--help"]).stdout).options(in: ["OPTIONS"])
             .filter { !$0.flags.contains("--help") && !$0.flags.contains("--version") }
@@ -79,7 +77,7 @@ import Testing
     }
 
     @Test func theExitStatusTableIsTheProgramsOwn() throws {
-        let table = try MarkdownTable(in: Self.readme, header: ["status", "meaning"])
+        let table = try MarkdownTable(in: Docs.reference, header: ["status", "meaning"])
         var documented: [Int: String] = [:]
         for row in table.rows { documented[Int(row[0]) ?? -1] = row[1].replacingOccurrences(of: "`", with: "") }
         let help = try CLI.run(["--help"]).stdout
@@ -94,7 +92,7 @@ import Testing
             shown[Int(parts[0]) ?? -1] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         }
         #expect(!shown.isEmpty)
-        #expect(documented == shown, "README: \(documented)\n--help: \(shown)")
+        #expect(documented == shown, "docs/reference.md: \(documented)\n--help: \(shown)")
     }
 
     @Test func helpShowsTheWindowsOptionsSubcommandsAndVersion() throws {
@@ -118,11 +116,23 @@ import Testing
     }
 }
 
+/// The Markdown files the `Documented*Tests` read, from the package root.
+enum Docs {
+    static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: CLI.packageRoot + "/" + path, encoding: .utf8)) ?? ""
+    }
+
+    /// The tables of settings, options, statuses and signals, and the gated rows.
+    static let reference = read("docs/reference.md")
+    /// "What was measured".
+    static let performance = read("docs/performance.md")
+}
+
 /// A Markdown table found by its header row.
 struct MarkdownTable {
     struct NotFound: Error, CustomStringConvertible {
         var header: [String]
-        var description: String { "no README table with the header \(header)" }
+        var description: String { "no table in docs/reference.md with the header \(header)" }
     }
 
     var rows: [[String]]
@@ -140,7 +150,7 @@ struct MarkdownTable {
     }
 }
 
-/// An option as the README writes it: "`--threshold PT`" or "`--flash`, `--no-flash`".
+/// An option as docs/reference.md writes it: "`--threshold PT`" or "`--flash`, `--no-flash`".
 struct DocumentedOption {
     struct Malformed: Error { var cell: String }
     var flags: [String]
@@ -215,14 +225,14 @@ struct HelpText {
     }
 }
 
-/// The README names the metrics `report BASE NEW` gates on; the comparison it prints
+/// docs/reference.md names the metrics `report BASE NEW` gates on; the comparison it prints
 /// marks every other row `(info)`. The two lists are the same.
 @Suite struct DocumentedGateTests {
-    @Test func theGatedRowsAreTheOnesTheReadmeNames() throws {
-        let readme = DocumentedTablesTests.readme.replacingOccurrences(of: "\n", with: " ")
+    @Test func theGatedRowsAreTheOnesTheReferenceNames() throws {
+        let doc = Docs.reference.replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: "   ", with: " ").replacingOccurrences(of: "  ", with: " ")
-        let start = try #require(readme.range(of: "The gated rows are "))
-        let sentence = readme[start.upperBound...].prefix { $0 != ";" }
+        let start = try #require(doc.range(of: "The gated rows are "))
+        let sentence = doc[start.upperBound...].prefix { $0 != ";" }
         let documented = sentence.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         #expect(documented.count >= 5)
 
@@ -238,6 +248,6 @@ struct HelpText {
         let rows = lines[(header + 1)...].prefix { !$0.isEmpty }
         // A row is "name  unit  base  new  change [(info)]": its name ends at the first gap of two spaces.
         let gated = rows.filter { !$0.hasSuffix("(info)") }.map { String($0[..<($0.range(of: "  ")?.lowerBound ?? $0.endIndex)]) }
-        #expect(Set(gated) == Set(documented), "program gates \(gated), README names \(documented)")
+        #expect(Set(gated) == Set(documented), "program gates \(gated), docs/reference.md names \(documented)")
     }
 }

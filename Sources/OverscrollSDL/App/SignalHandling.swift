@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// What each signal does to the program (the README's table), set once, first thing in
+/// What each signal does to the program (docs/reference.md's table), set once, first thing in
 /// `main`, before anything could receive one: every signal whose default action would end
 /// the process either stops the run the way SIGTERM does or is ignored.
 ///
@@ -116,7 +116,7 @@ public enum SignalHandling {
         return 128 + sig
     }
 
-    /// "SIGTERM", for lines and the README.
+    /// "SIGTERM", for lines and docs/reference.md.
     public static func name(_ sig: Int32) -> String {
         switch sig {
         case SIGTERM: "SIGTERM"
