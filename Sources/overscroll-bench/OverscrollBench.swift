@@ -1,4 +1,4 @@
-// overscroll-bench: prints the figures the README and the closing notes quote, and fuzzes
+// overscroll-bench: prints the figures docs/performance.md and the closing notes quote, and fuzzes
 // the model. Each measuring mode runs several times and prints medians; machines are noisy.
 import ArgumentParser
 import CSDL

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every figure the README's "What was measured" table quotes comes from a command in the
+/// Every figure docs/performance.md's "What was measured" table quotes comes from a command in the
 /// repository that prints it: each row's command exists, and run (shortened: fewer runs,
 /// a smaller window, fewer frames — the figures' values are the machine's, their words
 /// are the program's) it prints a line of the quoted shape, numbers aside. Figures that
@@ -14,7 +14,7 @@ import Testing
     }
 
     static func rows() throws -> [Row] {
-        let table = try MarkdownTable(in: DocumentedTablesTests.readme, header: ["figure", "command that prints it", "what it printed"])
+        let table = try MarkdownTable(in: Docs.performance, header: ["figure", "command that prints it", "what it printed"])
         return table.rows.map { cells in
             let command = Self.spans(cells[1]).first ?? ""
             return Row(command: command.split(separator: " ").map(String.init), quotes: Self.quotes(cells[2]))
@@ -82,9 +82,9 @@ import Testing
         #expect(rows.count >= 8)
         #expect(rows.allSatisfy { !$0.command.isEmpty && !$0.quotes.isEmpty })
         // The paragraph above the table names the machine and the build.
-        let readme = DocumentedTablesTests.readme
-        let section = try #require(readme.range(of: "## What was measured"))
-        let intro = readme[section.upperBound...].prefix(1200)
+        let doc = Docs.performance
+        let section = try #require(doc.range(of: "## What was measured"))
+        let intro = doc[section.upperBound...].prefix(1200)
         for word in ["2-core", "load average", "swift build -c release --static-swift-stdlib", "2026-"] {
             #expect(intro.contains(word), "the introduction does not say '\(word)'")
         }
@@ -135,10 +135,10 @@ import Testing
         }
     }
 
-    @Test func theAllocationGateTheReadmeQuotesIsTheOneScriptTestRuns() throws {
-        let readme = DocumentedTablesTests.readme
-        let gate = try #require(readme.range(of: #"`script/test` fails above ([0-9.]+)"#, options: .regularExpression))
-        let value = readme[gate].split(separator: " ").last.map(String.init) ?? ""
+    @Test func theAllocationGateThePerformancePageQuotesIsTheOneScriptTestRuns() throws {
+        let doc = Docs.performance
+        let gate = try #require(doc.range(of: #"`script/test` fails above ([0-9.]+)"#, options: .regularExpression))
+        let value = doc[gate].split(separator: " ").last.map(String.init) ?? ""
         let script = try String(contentsOfFile: CLI.packageRoot + "/script/test", encoding: .utf8)
         #expect(script.contains("allocations") && script.contains("--at-most \(value)"), "script/test does not gate at \(value)")
     }
