@@ -45,9 +45,11 @@ let package = Package(
         // libsdl2-dev brings) are needed to build.
         .target(name: "CXShm"),
         // Frames on a Wayland surface from wl_shm buffers of our own (the CPU path on
-        // Wayland): C, for libwayland-client's varargs requests and listener tables. It is
-        // looked up in the copy SDL loaded; only its headers (libwayland-dev, which
-        // libsdl2-dev brings) are needed to build.
+        // Wayland): C, for libwayland-client's varargs requests and listener tables. Its
+        // functions are looked up in the copy SDL loaded (Debian's libSDL2 links it, so it
+        // is there in every run, Wayland or not), never linked: the calls reach the copy
+        // SDL's window lives in, under sdl2-compat too. Only its headers (libwayland-dev,
+        // which libsdl2-dev brings) are needed to build.
         .target(name: "CWayland"),
         // Thread naming and a join with a time limit: glibc declares them only under
         // _GNU_SOURCE, which Swift's Glibc module does not set.

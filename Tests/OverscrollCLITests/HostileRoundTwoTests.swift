@@ -126,7 +126,8 @@ import Glibc
     @Test func aSighupAsTheWindowOpensDoesNotEndIt() throws {
         let server = try #require(try XServer())
         let app = try LiveApp(["--no-sound"], on: server)
-        // As soon as the program's own code runs (a constructor catches it until main).
+        // As soon as the program's own code runs (the catcher early_signals.c registers in
+        // `.preinit_array` holds it until main).
         #expect(poll { self.catchesHangup(app.process.processIdentifier) })
         app.signal(SIGHUP)
         Thread.sleep(forTimeInterval: 0.5)

@@ -4,8 +4,9 @@
 
 // Frames shown on a Wayland surface from buffers in memory shared with the compositor
 // (wl_shm), without OpenGL: the CPU path's counterpart of X11's MIT-SHM. libwayland-client's
-// functions and interfaces are looked up in the copy SDL already loaded, so nothing is
-// linked and a machine that never opens a Wayland display never loads it.
+// functions and interfaces are looked up in the copy SDL already loaded (Debian's libSDL2
+// links it, so it is loaded in every run; SDL 3 under sdl2-compat opens it privately), so
+// the program links nothing of Wayland's and calls the very copy SDL's window lives in.
 //
 // Our requests and the compositor's answers to them travel on an event queue of our own,
 // so SDL's event pump never runs our callbacks and we never run SDL's.

@@ -15,9 +15,11 @@ public protocol ScrollPhysics: Sendable {
     func ballistic(position: Double, velocity: Double, range: ClosedRange<Double>) -> any Simulation
 }
 
-/// The iOS feel. The rubber band is UIScrollView's closed form with c = 0.55 (measured and
-/// published by Grant Paul, "Rubber band scrolling", and used by Flutter's iOS physics);
-/// momentum keeps 0.998 of its speed per ms (`UIScrollView.DecelerationRate.normal`).
+/// The iOS feel. The rubber band is UIScrollView's closed form with c = 0.55, as reverse-
+/// engineered from UIKit (Grant Paul, @chpwn; Apple publishes no source). Flutter's
+/// `BouncingScrollPhysics` does not use it: its friction is applied per drag delta, not as
+/// a closed form of the whole overscroll. Momentum keeps 0.998 of its speed per ms
+/// (`UIScrollView.DecelerationRate.normal`, which Flutter's iOS simulation also takes).
 public struct PhysicsProfile: ScrollPhysics, Equatable {
     /// Rubber-band coefficient c in b = (1 − 1/(x·c/d + 1))·d.
     public var rubberBandCoefficient = 0.55

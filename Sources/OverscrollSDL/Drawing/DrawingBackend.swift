@@ -8,9 +8,10 @@ import OverscrollKit
 ///
 /// Two today: `RendererBackend` (SDL_Renderer: a GPU, a rotated screen, and what only the
 /// renderer draws on the CPU path) and `SurfaceBackend` (the CPU path, straight into the
-/// window surface and the X11 ring). A new kind of screen (Wayland's shared-memory
-/// buffers) is a third: a class conforming here, and a case in `Screen` if it must
-/// remember what its buffers hold.
+/// window surface and the list's ring). A new kind of screen is not a third backend:
+/// Wayland's wl_shm buffers are the surface backend drawing into `WaylandSurface`'s
+/// memory, with a `ListRing` of their own (`WaylandListRing`), chosen at start by
+/// `RenderPath` and presented by `Display.present`. A backend is a new way of drawing.
 protocol DrawingBackend: AnyObject {
     /// Whether this backend can draw the next frame now (the CPU path needs the window
     /// surface in the images' pixel format); may change `screen` (a new window size).

@@ -4,9 +4,9 @@ import Glibc
 #endif
 
 /// The display server under SDL's window: which one it is, its connection's socket, and
-/// the screen's real size. SDL loads libX11 and libwayland-client itself; their functions
-/// are looked up in the copies it already loaded (RTLD_NOLOAD), so nothing is linked twice
-/// and a machine without X still runs.
+/// the screen's real size. SDL brings libX11 and libwayland-client (Debian's libSDL2 links
+/// both, so both are loaded in every run); their functions are looked up in the copies it
+/// loaded (RTLD_NOLOAD), so the program links neither and calls the copy SDL's window uses.
 struct NativeDisplay {
     enum Kind: Equatable {
         case x11, wayland, other
