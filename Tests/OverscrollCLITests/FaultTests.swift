@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Signals and killed processes: each has a defined outcome (the README's signal table),
+/// Signals and killed processes: each has a defined outcome (docs/reference.md's signal table),
 /// and nothing a refresh started is left behind.
 @Suite struct FaultTests {
     /// A replay held in real time by a refresh command that takes `seconds`.

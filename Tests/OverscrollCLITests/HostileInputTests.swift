@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Hostile input and failing outputs, as a user (or a full disk) would produce them: each
-/// ends with a clear one-line message and the README's exit status, or the clean input's
+/// ends with a clear one-line message and docs/reference.md's exit status, or the clean input's
 /// result.
 @Suite struct HostileInputTests {
     // MARK: Writes

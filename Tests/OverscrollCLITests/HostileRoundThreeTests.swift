@@ -107,7 +107,7 @@ import Glibc
         #expect(wrong.stderr.contains(":2: 'rotate' must be 0, 90, 180 or 270, not \"sideways\""), "\(wrong.stderr)")
     }
 
-    /// Item 4: `flash = "on"` was refused though the README's table gives "on" as its default.
+    /// Item 4: `flash = "on"` was refused though the settings table (docs/reference.md) gives "on" as its default.
     @Test func theReadmesWordsForADefaultAreAccepted() throws {
         let path = try config("flash = \"on\"\nsound = \"OFF\"\nkiosk = \"off\"\nstatus-text = \"on\"\n")
         let r = try CLI.run(["check-config", path])
@@ -359,7 +359,7 @@ enum Python {
 /// ours, a report where none can be made says why, and `report-keep` has its own words.
 @Suite struct HostileRoundThreeStartTests {
     /// Item 11: `--threshold 800` (past a 480x800 window's height) exited 64 without the
-    /// usage the README says a 64 prints.
+    /// usage docs/reference.md says a 64 prints.
     @Test(arguments: [(["--threshold", "800"], "Usage: overscroll [<settings>]"),
                       (["replay", "Assets/gestures/drag.txt", "--threshold", "900"], "Usage: overscroll replay <script>")])
     func aThresholdPastTheWindowsHeightIsAUsageErrorWithTheUsage(arguments: [String], usage: String) throws {

@@ -22,7 +22,7 @@ import Glibc
         let app = try LiveApp(["--no-sound", "--report", dir], on: server)
         #expect(waitForFrames(dir, atLeast: 1))
         server.stop()
-        // The outcome, polled for: exit 75 with the report. How soon (the README's second)
+        // The outcome, polled for: exit 75 with the report. How soon (docs/reference.md's second)
         // is timed from outside by script/cage-test's compositor-loss runs, not here, where
         // a loaded machine would make a bound lie.
         let status = app.waitForExit(timeout: 30)

@@ -149,7 +149,7 @@ import Glibc
             _ = try #require(try server.window(named: "Overscroll"))
             app.signal(signal)
             // The outcome, polled for: it ends, by its own exit, with 0. How soon ("within a
-            // second", the README's word) is measured where a loaded test run cannot make it
+            // second", docs/reference.md's word) is measured where a loaded test run cannot make it
             // lie: script/cage-test and script/vm-test time it from outside.
             #expect(app.waitForExit(timeout: 30) == 0)
         }
