@@ -108,6 +108,23 @@ import Testing
         #expect(LineBreaker.lines(of: "  ", width: 5, maxLines: 3, measure: measure) == [])
     }
 
+    /// As many lines as the width needs, about equally long: the banner's sentence never
+    /// ends on a stray "to try again." (greedy filling gave "…Pull" / "to try again.").
+    @Test(arguments: [26.0, 34, 40, 47, 52, 60])
+    func linesAreBalanced(width: Double) {
+        let message = "Couldn't refresh — showing rows from 12:04. Pull to try again."
+        let measure: (String) -> Double = { Double($0.count) }
+        let greedy = LineBreaker.lines(of: message, width: width, maxLines: 9) { measure($0) <= width ? measure($0) : .infinity }
+        let lines = LineBreaker.lines(of: message, width: width, maxLines: 3, measure: measure)
+        #expect(lines.joined(separator: " ") == message, "\(lines)")
+        #expect(lines.allSatisfy { measure($0) <= width })
+        // As few lines as filling to the width gives…
+        #expect(lines.count <= max(1, min(3, greedy.count)))
+        // …and none much shorter than the longest: within the longest word of each other.
+        let lengths = lines.map(measure), longestWord = message.split(separator: " ").map { Double($0.count) }.max()!
+        #expect(lengths.max()! - lengths.min()! <= longestWord + 1, "\(lines)")
+    }
+
     @Test(arguments: [1.0, 2.0])
     func theIndicatorsDiscIsEightPointsWiderThanItsArcAndCentredOnAPixel(scale: Double) throws {
         let layout = FrameLayout(Self.scene(), scale: scale)

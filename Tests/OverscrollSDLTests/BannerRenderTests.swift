@@ -59,3 +59,43 @@ extension SDLSuite { @Suite struct BannerRenderTests {
         if width == 320 { picture.writePPM("/tmp/banner-320-\(scale).ppm") }
     }
 } }
+
+extension SDLSuite { @Suite struct BannerRoomTests {
+    /// After a failed refresh, at 320, 480 and 720 pt and 1x and 2x: the list makes room
+    /// for the banner, as the app's frame does (the banner drawn, its lines measured, the
+    /// model told, the list settled): its box ends above the first row with a margin, the
+    /// first row's text shows whole under it, and its lines are balanced.
+    @Test(arguments: [1.0, 2.0], [320, 480, 720])
+    func theBannerCoversNoRowsText(scale: Double, width: Int) throws {
+        let headless = try Headless(width: width, height: 800, scale: scale)
+        var model = try BannerRenderTests.failed(width: Double(width))
+        _ = headless.render(model)
+        let room = try #require(headless.painter.bannerRoom)
+        var t = model.now
+        model.setBannerRoom(room, at: t)
+        for _ in 0..<60 {             // a second: the list settles at its new room
+            t += 1.0 / 60
+            model.step([], to: t)
+        }
+        #expect(model.banner != nil && model.scroll.isAtRest)
+        let picture = headless.render(model)
+        let frame = headless.painter.frame
+        let banner = try #require(frame.banner)
+        let first = try #require(frame.rows.first)
+        // Layout: the box ends a margin above the first row, which is row 0, whole.
+        #expect(banner.box.y + banner.box.h + Int32(12 * scale) <= first.top, "box ends \(banner.box.y + banner.box.h), row at \(first.top)")
+        #expect(first.text == "Row 0" && abs(Double(first.top) - room * scale) <= 1)
+        // Pixels: the banner's red stops above the row; the row's text (light ink in its band) shows.
+        let red = RGB(Palette.errorBanner)
+        let rowBand = Int(first.top)..<Int(first.top + first.height)
+        #expect(!rowBand.contains { y in (0..<picture.width).contains { picture.at($0, y) == red } }, "red inside row 0")
+        #expect(rowBand.contains { y in (0..<picture.width / 2).contains { picture.at($0, y).brightness > 200 } }, "no text in row 0")
+        // Lines: as few as fit, balanced (no line under half the longest).
+        let lines = banner.lines
+        let widths = lines.map { Double(headless.painter.text.label($0)?.width ?? 0) }
+        #expect(lines.count >= 1 && lines.count <= 3)
+        if lines.count > 1 { #expect(widths.min()! >= widths.max()! / 2, "\(lines)") }
+        #expect(lines.last.map { !["to try again.", "again."].contains($0) } ?? false, "\(lines)")
+    }
+}
+}

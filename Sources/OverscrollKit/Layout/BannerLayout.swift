@@ -10,6 +10,16 @@ public struct BannerText: Sendable, Equatable {
     }
 }
 
+/// The room the banner takes above the first row, in points: a margin, its box (padding,
+/// lines, padding), a margin. The model holds the list open by it while the banner shows.
+public enum BannerRoom {
+    public static func points(lines: Int, lineHeight: Double = BannerLayout.lineHeight) -> Double {
+        2 * BannerLayout.margin + 2 * BannerLayout.padding + Double(max(1, lines)) * lineHeight
+    }
+    /// Before the drawing side has measured the message.
+    public static let twoLines = points(lines: 2)
+}
+
 /// The refresh-failed banner near the top: an opaque box with rounded corners, inset from
 /// the window's edges, as tall as its lines (two or three in a narrow window), each line
 /// centred in it. All in whole pixels, so every backend fills the same ones.
@@ -39,6 +49,7 @@ public struct BannerLayout: Sendable, Equatable {
     mutating func update(_ banner: BannerScene, scale s: Double, exactWidth: Double,
                          wrap: (String, Double, Double) -> BannerText) {
         let margin = Int32((Self.margin * s).rounded())
+        scale = s
         padding = Int32((Self.padding * s).rounded())
         self.exactWidth = exactWidth
         let width = Int32(exactWidth.rounded()) - 2 * margin
@@ -60,6 +71,11 @@ public struct BannerLayout: Sendable, Equatable {
             fills.append(FillRect(x: x, y: Double(box.y + box.h - 1 - i), w: w, h: 1))
         }
     }
+
+    /// The room it takes above the first row, in points (`BannerRoom`): its box's bottom
+    /// and a margin below it.
+    public var room: Double { (Double(box.y + box.h) + Self.margin * scale) / scale }
+    private var scale = 1.0
 
     /// Where line `index`, `labelWidth` pixels wide, goes: centred on the window, but not
     /// closer to the box's edge than its padding.

@@ -36,7 +36,7 @@ extension OverscrollModel {
     /// Back to how a passer-by should find the kiosk: at the top, no banner, nothing selected.
     private mutating func resetToTop(at t: Double) {
         idleReset?.handle(.reset)
-        banner = nil
+        dismissBanner(at: t)
         selectedRow = -1
         scroll.glide(to: scroll.minOffset, at: t)
     }

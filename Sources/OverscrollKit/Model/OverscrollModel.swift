@@ -84,6 +84,10 @@ public struct OverscrollModel: Sendable {
     /// When the screen last flashed (at most once per `flashInterval`; never without `flashes`).
     public private(set) var lastFlash: Double = -.infinity
     public internal(set) var banner: Banner?
+    /// Points the banner takes above the first row (its box and a margin above and below):
+    /// while it shows, the list is held open by this much, so it covers no row. The
+    /// drawing side measures its lines and says (`setBannerRoom`); until then, two lines.
+    public private(set) var bannerRoom = BannerRoom.twoLines
     /// The arc as it was when the refresh started, and when, so the spinner continues
     /// from it without a jump.
     public internal(set) var spinnerOrigin: (arc: ArcShape, time: Double)?
@@ -180,6 +184,15 @@ public struct OverscrollModel: Sendable {
         // A broken timestamp (NaN) happens "now", never at an undefined time.
         let t = input.time.isFinite ? max(input.time, now) : now
         if input.event.isTouch { idleReset?.handle(.touched(at: t)) }
+        // The banner holds the list open at the top; a touch, the wheel or a key that moves
+        // the list puts it away first (a pull is what it asks for), so it never ends up over
+        // rows scrolled under it.
+        if banner != nil {
+            switch input.event {
+            case .pointerDown, .wheel, .key: dismissBanner(at: t)
+            default: break
+            }
+        }
         switch input.event {
         case let .pointerDown(id, x, y):
             let wasDragging = scroll.isDragging
@@ -225,6 +238,27 @@ public struct OverscrollModel: Sendable {
             guard generation == refresh.runningGeneration else { return }
             apply(refresh.handle(.completed(result, at: t)), at: t)
         }
+    }
+
+    /// How much room the banner takes above the first row, in points, as drawn (its lines
+    /// measured by the rasterizer): the list, held open for it, follows.
+    public mutating func setBannerRoom(_ points: Double, at t: Double) {
+        guard points.isFinite, points >= 0, points != bannerRoom else { return }
+        bannerRoom = points
+        if banner != nil && refresh.state == .idle { holdOpenForBanner(at: max(t, now)) }
+    }
+
+    /// The list open by the banner's room: a wider range alone would leave the content
+    /// where it is, so at the top it glides to the new top.
+    private mutating func holdOpenForBanner(at t: Double) {
+        scroll.setTopInset(bannerRoom, at: t)
+        if scroll.offset <= 0 && !scroll.isDragging { scroll.glide(to: scroll.minOffset, at: t) }
+    }
+
+    /// The banner goes, and the room it was held open for (unless a refresh holds it).
+    mutating func dismissBanner(at t: Double) {
+        banner = nil
+        if !refresh.isRefreshing { scroll.setTopInset(0, at: t) }
     }
 
     /// The row under window point `y`, or -1 (the gap above the list, or below its end).
@@ -293,11 +327,17 @@ public struct OverscrollModel: Sendable {
             scroll.advance(to: deadline)
             apply(refresh.handle(.tick(now: deadline, collapsed: false)), at: deadline, watchdog: true)
         }
+        // The banner goes at its own time, and the list it held open collapses from then,
+        // however long a step (a long step must not leave the collapse to its end).
+        if let b = banner, time - b.since >= configuration.bannerDuration {
+            let due = max(scroll.now, b.since + configuration.bannerDuration)
+            scroll.advance(to: due)
+            dismissBanner(at: due)
+        }
         runTimers(upTo: time)
         scroll.advance(to: time)
         let collapsed = scroll.isAtRest
         apply(refresh.handle(.tick(now: now, collapsed: collapsed)), at: now, watchdog: true)
-        if let b = banner, now - b.since >= configuration.bannerDuration { banner = nil }
         scrollBar.observe(offset: scroll.offset, held: scroll.isDragging, at: now)
     }
 
@@ -332,7 +372,8 @@ public struct OverscrollModel: Sendable {
             // The screen says what it means for the person in front of it; `message` (the
             // reason) stays in `lastRefresh`, which the log prints.
             banner = Banner(message: status.failedLine, since: t)
-            scroll.setTopInset(0, at: t)
+            // The spinner's room becomes the banner's: the list stays open under it.
+            holdOpenForBanner(at: t)
             lastRefresh = RefreshReport(ending: watchdog ? .timedOut(after: refresh.configuration.timeout) : .failure(message),
                                         duration: t - refreshStartedAt, rows: rows.count)
             refreshTimer?.handle(.refreshEnded(at: t))

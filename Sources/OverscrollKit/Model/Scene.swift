@@ -203,7 +203,9 @@ public struct Scene: Sendable, Equatable {
         let fits = min(1, max(0, (centerY - 1) / (Header.discRadius + 1)))
         switch model.refresh.state {
         case .idle, .pulling, .armed:
-            guard pull >= c.minimumPull, fits > 0 else { return nil }
+            // Held open for the banner is not a pull: no arc under it (a touch puts the
+            // banner away, and the pull then shows).
+            guard pull >= c.minimumPull, fits > 0, !(model.banner != nil && model.refresh.state == .idle) else { return nil }
             let armed = model.refresh.state == .armed
             let arc = ArcShape.pulling(pull: pull, configuration: c, armed: armed)
             return IndicatorScene(centerY: centerY, radius: radius, thickness: armed ? Header.armedArcThickness : thickness,
@@ -228,6 +230,7 @@ public struct Scene: Sendable, Equatable {
     static func status(_ model: OverscrollModel) -> StatusScene? {
         let c = model.refresh.configuration
         guard model.configuration.showsStatusText, model.scroll.pull >= c.minimumPull,
+              !(model.banner != nil && model.refresh.state == .idle),
               let text = model.status.line(for: model.refresh.state) else { return nil }
         let centerY = arcCenterY(model) + Header.statusBelowArc
         let room = model.scroll.pull - (centerY + Header.statusLineHeight / 2)

@@ -104,6 +104,8 @@ final class Session {
         let updateDone = MonotonicClock.now()
         let painted = render()
         lastPainted = painted
+        // The banner as drawn (its lines measured): the list makes that much room for it.
+        if model.banner != nil, let room = painter.bannerRoom { model.setBannerRoom(room, at: time) }
         let renderDone = MonotonicClock.now()
         // Early for its deadline: wait for it. The wait is no phase's work (present
         // starts after it), and it is time the frame was ready, so it is not CPU.

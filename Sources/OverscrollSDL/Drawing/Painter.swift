@@ -56,6 +56,10 @@ public final class Painter {
         try text.setScale(newScale)
     }
 
+    /// The room the last frame's banner takes above the first row, in points; nil when it
+    /// showed none.
+    var bannerRoom: Double? { frame.banner?.room }
+
     /// The picture on screen was lost or resized: repaint all of it next frame.
     public func invalidate() { screen = .unknown }
 
