@@ -187,12 +187,7 @@ public struct OverscrollModel: Sendable {
         // The banner holds the list open at the top; a touch, the wheel or a key that moves
         // the list puts it away first (a pull is what it asks for), so it never ends up over
         // rows scrolled under it.
-        if banner != nil {
-            switch input.event {
-            case .pointerDown, .wheel, .key: dismissBanner(at: t)
-            default: break
-            }
-        }
+        bannerGivesWay(to: input.event, at: t)
         switch input.event {
         case let .pointerDown(id, x, y):
             let wasDragging = scroll.isDragging
@@ -255,10 +250,19 @@ public struct OverscrollModel: Sendable {
         if scroll.offset <= 0 && !scroll.isDragging { scroll.glide(to: scroll.minOffset, at: t) }
     }
 
+    /// Input that may move the list puts the banner away first. Its own function, not
+    /// inlined: written inside `handle`, Swift 6.3's release optimizer crashes on `handle`
+    /// (CopyPropagation: "Found ownership error").
+    @inline(never)
+    private mutating func bannerGivesWay(to event: InputEvent, at t: Double) {
+        guard banner != nil, event.putsBannerAway else { return }
+        dismissBanner(at: t)
+    }
+
     /// The banner goes, and the room it was held open for (unless a refresh holds it).
     mutating func dismissBanner(at t: Double) {
         banner = nil
-        if !refresh.isRefreshing { scroll.setTopInset(0, at: t) }
+        scroll.setTopInset(refresh.restingInset, at: t)
     }
 
     /// The row under window point `y`, or -1 (the gap above the list, or below its end).
@@ -411,6 +415,17 @@ public struct OverscrollModel: Sendable {
             // At the top the new rows are revealed; scrolled into the list, what the user is
             // reading stays where it is.
             if scroll.offset > 0 { scroll.shift(by: layout.contentHeight(rows: fresh.count), at: t) }
+        }
+    }
+}
+
+extension InputEvent {
+    /// A touch, the wheel or a key: input that may move the list, which the banner (held
+    /// open at the top) gives way to.
+    var putsBannerAway: Bool {
+        switch self {
+        case .pointerDown, .wheel, .key: true
+        default: false
         }
     }
 }
