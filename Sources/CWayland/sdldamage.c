@@ -19,9 +19,9 @@
 // (ovs_wl_symbol), never as RTLD_NEXT: SDL 3 under sdl2-compat is opened with dlopen, so
 // the libwayland-client it brings is in no scope RTLD_NEXT searches, while its calls still
 // bind here; a "next" that is not found dropped every listener SDL 3 registered and the
-// window waited for ever for its first roundtrip. Whether the cut applies at all (only
-// SDL 2's own Wayland driver damages at its frame callbacks) is the caller's to decide
-// (WaylandSurface, SDLTricks); the counts below say whether it took effect.
+// window waited for ever for its first roundtrip. Whether the cut applies at all (SDL 2
+// and SDL 3 up to 3.2 damage at their frame callbacks) is the caller's to decide
+// (WaylandSurface, SDLTricks); the count below says whether SDL's calls reach it.
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <stdint.h>
@@ -36,10 +36,8 @@ struct wl_callback;
 // SDL_WindowData); NULL when no window's frames are ours. The interposer has no context
 // of its own: this is the one process-wide value, set by the main thread.
 static _Atomic(void *) quieted = NULL;
-// What the interposer saw: calls passed on (SDL's listeners reach it at all), and frame
-// callbacks of the window whose listener it replaced.
+// Calls passed on: whether SDL's listener registrations reach the interposer at all.
 static atomic_long passed_on = 0;
-static atomic_long cut = 0;
 
 static void done_quietly(void *data, struct wl_callback *callback, uint32_t time) {
     (void)data, (void)callback, (void)time;
@@ -67,10 +65,8 @@ int wl_proxy_add_listener(struct wl_proxy *proxy, void (**implementation)(void),
             class_of = (get_class_fn)ovs_wl_symbol("wl_proxy_get_class");
             atomic_store(&get_class, class_of);
         }
-        if (class_of != NULL && strcmp(class_of(proxy), "wl_callback") == 0) {
+        if (class_of != NULL && strcmp(class_of(proxy), "wl_callback") == 0)
             implementation = (void (**)(void))quiet_listener;
-            atomic_fetch_add(&cut, 1);
-        }
     }
     atomic_fetch_add(&passed_on, 1);
     return next(proxy, implementation, data);
@@ -88,4 +84,3 @@ int ovs_wl_quiet_sdl_damage(void *surface) {
 }
 
 long ovs_wl_listeners_passed_on(void) { return atomic_load(&passed_on); }
-long ovs_wl_sdl_damage_cuts(void) { return atomic_load(&cut); }

@@ -57,9 +57,7 @@ void ovs_wl_shm_destroy(ovs_wl_shm *shm);
 int ovs_wl_quiet_sdl_damage(void *surface);
 // How many wl_proxy_add_listener calls (SDL's: the program's own go to the library) the
 // interposer passed on so far: 0 means SDL's calls do not reach it, so the cut cannot
-// take effect. And how many of the window's frame callbacks it gave a listener that does
-// nothing: SDL's whole-surface damage chains cut.
+// take effect.
 long ovs_wl_listeners_passed_on(void);
-long ovs_wl_sdl_damage_cuts(void);
 
 #endif
