@@ -160,13 +160,15 @@ import Testing
         #expect(bar.fills[1].w < bar.fills[0].w)          // the ends are narrower than the body
     }
 
-    /// Two seconds of 60 Hz frames, three of them janky 40 ms ones, CPU 3 ms (12 ms on one).
+    /// Two seconds of 60 Hz frames, three of them janky 40 ms ones; phases 1, 1, 2 and 1 ms
+    /// (the render 40 ms on frame 110, past the graph's two budgets).
     static func graph(time: Double = 0, idle: Bool = false) -> HUDScene {
         var hud = HUDScene()
         hud.capacity = 120
         hud.samples = (0..<120).map {
             let slow = $0 == 30 || $0 == 70 || $0 == 110
-            return FrameProfiler.HUDSample(interval: slow ? 0.040 : 1.0 / 60, cpu: $0 == 110 ? 0.012 : 0.003, janky: slow, state: .idle)
+            return FrameProfiler.HUDSample(interval: slow ? 0.040 : 1.0 / 60, cpu: $0 == 110 ? 0.012 : 0.003, janky: slow, state: .idle,
+                                           input: 0.001, update: 0.001, render: $0 == 110 ? 0.040 : 0.002, present: 0.001)
         }
         hud.idle = idle
         hud.time = time
@@ -174,36 +176,46 @@ import Testing
     }
 
     @Test(arguments: [1.0, 2.0], [480.0, 320.0])
-    func theHUDSaysFpsFrameTimesAndJankOverTwoSecondsAndFits320Points(scale: Double, width: Double) throws {
+    func theHUDStacksThePhasesAgainstTheBudgetWithUnitsAndFits320Points(scale: Double, width: Double) throws {
         var scene = Self.scene()
         scene.width = width
         scene.hud = Self.graph()
         let layout = FrameLayout(scene, scale: scale)
         let hud = try #require(layout.hud)
-        // 304 pt wide (at 320 pt: 8 pt either side), 168 tall, 8 pt from the bottom right.
-        #expect(hud.panel == FillRect(x: (width - 304 - 8) * scale, y: (800 - 168 - 8) * scale, w: 304 * scale, h: 168 * scale))
+        // 304 pt wide (at 320 pt: 8 pt either side), 188 tall, 8 pt from the bottom right.
+        #expect(hud.panel == FillRect(x: (width - 304 - 8) * scale, y: (800 - 188 - 8) * scale, w: 304 * scale, h: 188 * scale))
         #expect(hud.panel.x >= 8 * scale - 1e-9)
         // 58 frames make the newest second (1.013 s): 57 fps. The last frame 16.7 ms; the
-        // 119th of 120 intervals is a 40 ms one; three janky in the graph's two seconds.
-        #expect(hud.lines.0 == "57 fps · last 16.7 ms")
-        #expect(hud.lines.1 == "last 2 s: p99 40.0 ms")
-        #expect(hud.lines.2 == "janky 3 in last 2 s")
-        #expect(hud.budgetLabel == "16.7")
-        // CPU on its own scale: 20 ms, the round figure above the largest (12 ms).
-        #expect(hud.cpuScaleLabel == "20 ms" && hud.cpuLabel == "cpu")
-        let cpuStrip = (40.0 - 4) * scale
-        #expect(abs(hud.cpuBars[0].h - 3.0 / 20 * cpuStrip) < 1e-9 && abs(hud.cpuBars[110].h - 12.0 / 20 * cpuStrip) < 1e-9)
-        #expect(hud.intervalBars.count == 117 && hud.jankBars.count == 3)
-        // 50 ms is the interval graph's full height: a 40 ms bar is four fifths of it, and
-        // the budget line lies at 16.7 ms, its label in the column right of the bars.
-        #expect(abs(hud.jankBars[0].h - 0.8 * 48 * scale) < 1e-9)
-        let graphBottom = hud.jankBars[0].y + hud.jankBars[0].h
-        #expect(abs(graphBottom - hud.budgetLine.y - (1.0 / 60 * 1000 / 50) * 48 * scale) < 1e-9)
+        // 119th of 120 intervals is a 40 ms one; three late of the 120. Units on every number.
+        #expect(hud.lines.0 == "57 fps · last frame 16.7 ms")
+        #expect(hud.lines.1 == "99 % of frames within 40.0 ms")
+        #expect(hud.lines.2 == "3 late of the last 120 frames")
+        #expect(hud.budgetLabel == "16.7 ms" && hud.stripScaleLabel == "0–50 ms" && hud.stripLabel == "interval")
+        // The phases stacked per frame, on a graph two budgets (33.3 ms) tall: 1 ms of
+        // input at the bottom, update on it, render, present on top.
+        let graphH = 48 * scale, perMs = graphH / (2000.0 / 60)
+        #expect(hud.phaseBars.map(\.count) == [120, 120, 120, 119])
+        let input = hud.phaseBars[0][0], update = hud.phaseBars[1][0], render = hud.phaseBars[2][0], present = hud.phaseBars[3][0]
+        #expect(abs(input.h - perMs) < 1e-9 && abs(update.h - perMs) < 1e-9 && abs(render.h - 2 * perMs) < 1e-9)
+        #expect(abs(update.y + update.h - input.y) < 1e-9 && abs(render.y + render.h - update.y) < 1e-9
+                && abs(present.y + present.h - render.y) < 1e-9)
+        // Frame 110's 42 ms does not fit: its render is cut at the top, its present not
+        // drawn, and the cut is marked above the graph.
+        let graphTop = hud.budgetLine.y - graphH / 2
+        #expect(abs(hud.phaseBars[2][110].y - graphTop) < 1e-9)
+        #expect(hud.clipMarks.count == 1 && hud.clipMarks[0].x == hud.phaseBars[0][110].x && hud.clipMarks[0].y < graphTop)
+        // The budget line halfway up, its label in the column right of the bars.
+        #expect(abs(input.y + input.h - hud.budgetLine.y - graphH / 2) < 1e-9)
         let label = hud.budgetLabelOrigin(labelHeight: Int32(20 * scale))
-        #expect(label.x >= hud.budgetLine.x + hud.budgetLine.w && label.x + 44 * scale <= hud.panel.x + hud.panel.w)
-        #expect(abs(label.y + 10 * scale - hud.budgetLine.y) < 1e-9)
+        #expect(label.x >= hud.budgetLine.x + hud.budgetLine.w && label.x + 60 * scale <= hud.panel.x + hud.panel.w)
+        // Intervals in the strip below, 0…50 ms: a late 40 ms one four fifths of it, orange.
+        #expect(hud.intervalBars.count == 117 && hud.jankBars.count == 3)
+        #expect(abs(hud.jankBars[0].h - 0.8 * 36 * scale) < 1e-9 && hud.jankBars[0].y > hud.budgetLine.y)
+        // The legend under it: four swatches across the panel.
+        #expect(hud.legendSwatches.count == 4 && hud.legendSwatches.allSatisfy { $0.y > hud.jankBars[0].y + hud.jankBars[0].h })
+        #expect(hud.legendSwatches[3].x + 70 * scale <= hud.panel.x + hud.panel.w)
         // The figures' lines above the graph, inside the panel.
-        #expect(hud.lineOrigin(0).y == hud.panel.y + 6 * scale && hud.lineOrigin(2).y + 20 * scale <= hud.jankBars[0].y)
+        #expect(hud.lineOrigin(0).y == hud.panel.y + 6 * scale && hud.lineOrigin(2).y + 20 * scale <= graphTop)
         #expect(layout.overlayRect(.hud) == PixelRect.around(x: hud.panel.x, y: hud.panel.y, w: hud.panel.w, h: hud.panel.h))
     }
 
@@ -211,28 +223,25 @@ import Testing
         var scene = Self.scene()
         scene.hud = Self.graph(time: 10)
         var layout = FrameLayout(scene, scale: 1)
-        #expect(layout.hud?.lines.0 == "57 fps · last 16.7 ms")
+        #expect(layout.hud?.lines.0 == "57 fps · last frame 16.7 ms")
         // A slower last frame 0.2 s later: the words stay; 0.5 s after they were made, they change.
         var later = Self.graph(time: 10.2)
         later.samples[119].interval = 0.025
         scene.hud = later
         layout.update(scene, scale: 1)
-        #expect(layout.hud?.lines.0 == "57 fps · last 16.7 ms")
+        #expect(layout.hud?.lines.0 == "57 fps · last frame 16.7 ms")
         later.time = 10.5
         scene.hud = later
         layout.update(scene, scale: 1)
-        #expect(layout.hud?.lines.0.hasSuffix("last 25.0 ms") == true)
-        // The loop about to sleep: "idle" at once.
+        #expect(layout.hud?.lines.0.hasSuffix("last frame 25.0 ms") == true)
+        // The loop about to sleep (nothing moves): "at rest" at once.
         later.time = 10.6
         later.idle = true
         scene.hud = later
         layout.update(scene, scale: 1)
-        #expect(layout.hud?.lines.0 == "idle · last 25.0 ms")
+        #expect(layout.hud?.lines.0 == "at rest · last frame 25.0 ms")
     }
 
-    @Test func theCPUScaleIsARoundFigure() {
-        #expect([0.0, 0.3, 0.5, 0.7, 1, 1.5, 3, 5, 7, 12, 20, 49].map(HUDLayout.roundUp) == [0.5, 0.5, 0.5, 1, 1, 2, 5, 5, 10, 20, 20, 50])
-    }
 
     @Test func theStatusLineIsCutOffWhereTheListBegins() throws {
         var scene = Self.scene(top: 80, rows: 3)

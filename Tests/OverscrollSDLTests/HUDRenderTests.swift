@@ -4,7 +4,7 @@ import OverscrollKit
 @testable import OverscrollSDL
 
 /// The HUD in pixels in a 320 pt window: the panel and all its words inside the window,
-/// and "idle" drawn when the loop is about to sleep.
+/// and "at rest" drawn when the loop is about to sleep.
 extension SDLSuite { @Suite struct HUDRenderTests {
     static func scene(idle: Bool, scale: Double) -> Scene {
         let model = OverscrollModel(configuration: .init(viewportWidth: 320, viewportHeight: 800), rows: (0..<100).map { "Row \($0)" })
@@ -31,7 +31,7 @@ extension SDLSuite { @Suite struct HUDRenderTests {
         let panel = PixelRect(x: Int32(hud.panel.x), y: Int32(hud.panel.y), w: Int32(hud.panel.w), h: Int32(hud.panel.h))
         #expect(panel.x == Int32(8 * scale) && panel.x + panel.w == Int32(312 * scale))
         // The graph holds the last 120 frames (2 s), two of them (150 and 200) janky 40 ms ones.
-        #expect(hud.lines.0.hasSuffix("fps · last 16.7 ms") && hud.lines.2 == "janky 2 in last 2 s", "\(hud.lines)")
+        #expect(hud.lines.0.hasSuffix("fps · last frame 16.7 ms") && hud.lines.2 == "2 late of the last 120 frames", "\(hud.lines)")
         // White ink: in the panel only, on each of the three lines and beside the budget line.
         var inkRows = Set<Int>()
         for y in 0..<picture.height {
@@ -48,14 +48,14 @@ extension SDLSuite { @Suite struct HUDRenderTests {
         let right = Int(hud.budgetLine.x + hud.budgetLine.w)
         #expect((right..<Int(panel.x + panel.w)).contains { x in (budgetY - Int(6 * scale)...budgetY + Int(6 * scale)).contains { picture.at(x, $0).brightness > 200 } },
                 "no label right of the budget line")
-        // "idle" instead of the fps: the first line's pixels change, the rest stay.
+        // "at rest" instead of the fps: the first line's pixels change, the rest stay.
         headless.painter.draw(Self.scene(idle: true, scale: scale))
         let idle = headless.readPixels()
-        #expect(headless.painter.frame.hud?.lines.0 == "idle · last 16.7 ms")
+        #expect(headless.painter.frame.hud?.lines.0 == "at rest · last frame 16.7 ms")
         let first = Int(hud.lineOrigin(0).y)..<Int(hud.lineOrigin(1).y)
         let changed = (0..<picture.height).filter { y in (0..<picture.width).contains { picture.at($0, y) != idle.at($0, y) } }
         #expect(!changed.isEmpty && changed.allSatisfy { first.contains($0) }, "rows \(changed.first ?? -1)…\(changed.last ?? -1)")
-        if scale == 1 { picture.writePPM("/tmp/hud-320.ppm") }
+        picture.writePPM("/tmp/hud-320-\(Int(scale)).ppm")
     }
 } }
 

@@ -1,38 +1,53 @@
 /// The frame-time HUD at the bottom right, away from the refresh indicator and the banner:
 ///
-///     60 fps · last 16.7 ms          (or "idle · last 16.7 ms" while the loop sleeps)
-///     last 2 s: p99 18.2 ms
-///     janky 3 in last 2 s
-///     ▂▂▃▂▂█▂▂▂▂▂▂ ─ 16.7       interval bars 0…50 ms (janky ones orange), the budget
-///     ▁▁▂▁▁▃▁▁▁▁▁▁   cpu        line labelled with its value; CPU time below on its own
-///                    5 ms       scale (a round figure above the largest), named with it
+///     57 fps · last frame 16.7 ms      ("at rest · …" when nothing moves and the loop sleeps)
+///     99 % of frames within 18.2 ms
+///     3 late of the last 120 frames
+///     ▂▂▃▂▂▲▂▂▂▂▂▂ ─ 16.7 ms    each frame's time by phase, stacked (input, update, render,
+///                               present: frames.svg's colours), 0…2 budgets, against the
+///                               budget line; a taller spike is cut and marked at the top
+///     ▁▁▂▁▁▃▁▁▁▁▁▁   interval   frame intervals 0…50 ms, late ones (a refresh missed) orange
+///                    0–50 ms
+///     ■ input ■ update ■ render ■ present
 ///
 /// 304 pt wide at most, so it fits a 320 pt window with 8 pt either side. The figures are
-/// worked out from the graph's samples (the last ~2 s); the words are made again only when
-/// what they say changes and at most twice a second (digits that change every frame cannot
-/// be read), so a frame with the HUD makes no new text in between.
+/// worked out from the graph's samples (the last ~2 s of frames); the words are made again
+/// only when what they say changes and at most twice a second (digits that change every
+/// frame cannot be read), so a frame with the HUD makes no new text in between. Every
+/// number carries its unit.
 public struct HUDLayout: Sendable, Equatable {
-    /// The interval bars' full height, as MangoHud's graph.
+    /// The interval strip's full height, as MangoHud's graph.
     public static let scaleMilliseconds = 50.0
-    public static let width = 304.0, lineHeight = 20.0, graphHeight = 48.0, cpuHeight = 40.0, column = 52.0
+    /// The phase graph's full height, in budgets: the budget line halfway up.
+    public static let graphBudgets = 2.0
+    public static let width = 304.0, lineHeight = 20.0, graphHeight = 48.0, stripHeight = 40.0, column = 78.0
     /// How often the words may change.
     public static let textPeriod = 0.5
 
+    /// The phases bottom to top, as frames.csv names them and frames.svg draws them, and
+    /// their colour (0xRRGGBB): one list for the HUD and the chart.
+    public static let phases: [(phase: FramePhase, rgb: UInt32)] = [
+        (.input, 0xB0_7C_E8), (.update, 0xF2_B8_4B), (.render, 0x4F_9B_F7), (.present, 0x6E_D3_9A),
+    ]
+
     public private(set) var panel = FillRect(x: 0, y: 0, w: 0, h: 0)
+    /// Each phase's bars (in `phases`' order), stacked per frame.
+    public private(set) var phaseBars: [[FillRect]] = [[], [], [], []]
+    /// A mark at the top of each frame whose phases add up past the graph (cut there).
+    public private(set) var clipMarks: [FillRect] = []
     public private(set) var intervalBars: [FillRect] = []
     public private(set) var jankBars: [FillRect] = []
-    public private(set) var cpuBars: [FillRect] = []
     public private(set) var budgetLine = FillRect(x: 0, y: 0, w: 0, h: 0)
+    /// The legend's swatches, in `phases`' order; each word goes at `legendOrigin`.
+    public private(set) var legendSwatches: [FillRect] = []
     /// The three lines of figures, top to bottom.
     public private(set) var lines = ("", "", "")
-    /// The budget line's label, the CPU strip's name and its scale.
+    /// The budget line's label, the interval strip's name and its scale.
     public private(set) var budgetLabel = ""
-    public private(set) var cpuLabel = "cpu"
-    public private(set) var cpuScaleLabel = ""
-    /// The CPU strip's full height, in milliseconds.
-    public private(set) var cpuScaleMilliseconds = 1.0
+    public private(set) var stripLabel = "interval"
+    public private(set) var stripScaleLabel = "0–50 ms"
     private var scale = 1.0
-    private var graphTop = 0.0, cpuTop = 0.0, columnX = 0.0
+    private var graphTop = 0.0, stripTop = 0.0, legendTop = 0.0, columnX = 0.0
     /// What the words say now, and when they were made.
     private var said: Figures?
     private var saidAt = -Double.infinity
@@ -44,35 +59,47 @@ public struct HUDLayout: Sendable, Equatable {
     mutating func update(_ graph: HUDScene, scale s: Double, width: Double, height: Double) {
         scale = s
         let w = min(width - 16, Self.width) * s
-        let h = (12 + 3 * Self.lineHeight + 4 + Self.graphHeight + 4 + Self.cpuHeight) * s
+        let h = (12 + 3 * Self.lineHeight + 4 + Self.graphHeight + 4 + Self.stripHeight + Self.lineHeight) * s
         panel = FillRect(x: width * s - w - 8 * s, y: height * s - h - 8 * s, w: w, h: h)
         columnX = panel.x + panel.w - Self.column * s
         graphTop = panel.y + (6 + 3 * Self.lineHeight + 4) * s
-        cpuTop = graphTop + (Self.graphHeight + 4) * s
-        let graphH = Self.graphHeight * s, cpuH = (Self.cpuHeight - 4) * s
+        stripTop = graphTop + (Self.graphHeight + 4) * s
+        legendTop = stripTop + Self.stripHeight * s
+        let graphH = Self.graphHeight * s, stripH = (Self.stripHeight - 4) * s
         let left = panel.x + 8 * s, barsWidth = columnX - 6 * s - left
         let barW = barsWidth / Double(max(1, graph.capacity))
-        let maxMs = Self.scaleMilliseconds
-        // CPU on its own scale: 1, 2 or 5 times a power of ten above the window's largest.
-        var cpuMax = 0.0
-        for sample in graph.samples { cpuMax = max(cpuMax, sample.cpu * 1000) }
-        let cpuScale = Self.roundUp(cpuMax)
+        let graphMs = Self.graphBudgets * graph.refreshPeriod * 1000
+        for i in phaseBars.indices { phaseBars[i].removeAll(keepingCapacity: true) }
+        clipMarks.removeAll(keepingCapacity: true)
         intervalBars.removeAll(keepingCapacity: true)
-        cpuBars.removeAll(keepingCapacity: true)
         jankBars.removeAll(keepingCapacity: true)
         for (i, sample) in graph.samples.enumerated() {
-            let x = left + Double(i) * barW
-            let hi = min(1, sample.interval * 1000 / maxMs) * graphH
-            let hc = min(1, sample.cpu * 1000 / cpuScale) * cpuH
-            let bar = FillRect(x: x, y: graphTop + graphH - hi, w: max(1, barW), h: hi)
+            let x = left + Double(i) * barW, bw = max(1, barW)
+            // Stacked from the bottom; what passes the top is cut there, and marked.
+            var below = 0.0
+            for (k, ms) in [sample.input, sample.update, sample.render, sample.present].enumerated() {
+                let bottom = min(1, below / graphMs), top = min(1, (below + max(0, ms) * 1000) / graphMs)
+                below += max(0, ms) * 1000
+                guard top > bottom else { continue }
+                phaseBars[k].append(FillRect(x: x, y: graphTop + graphH * (1 - top), w: bw, h: graphH * (top - bottom)))
+            }
+            if below > graphMs { clipMarks.append(FillRect(x: x, y: graphTop - 3 * s, w: bw, h: 3 * s)) }
+            let hi = min(1, sample.interval * 1000 / Self.scaleMilliseconds) * stripH
+            let bar = FillRect(x: x, y: stripTop + stripH - hi, w: bw, h: hi)
             if sample.janky { jankBars.append(bar) } else { intervalBars.append(bar) }
-            cpuBars.append(FillRect(x: x, y: cpuTop + cpuH - hc, w: max(1, barW), h: hc))
         }
-        let budgetY = graphTop + graphH - min(1, graph.refreshPeriod * 1000 / maxMs) * graphH
-        budgetLine = FillRect(x: left, y: budgetY, w: barsWidth, h: max(1, s))
-        let figures = figures(graph, cpuScale: cpuScale)
-        if said == nil || figures.cpuScale != said!.cpuScale || figures.period != said!.period
-            || figures.idle != said!.idle || figures.janky != said!.janky
+        budgetLine = FillRect(x: left, y: graphTop + graphH * (1 - 1 / Self.graphBudgets), w: barsWidth, h: max(1, s))
+        // The legend: a slot across the panel for each phase, as wide as its name needs
+        // (its letters and two for the swatch and the space), a swatch and the name in each.
+        let unit = (panel.w - 16 * s) / Double(Self.legendUnits.reduce(0, +))
+        legendSwatches.removeAll(keepingCapacity: true)
+        var x = left
+        for k in Self.phases.indices {
+            legendSwatches.append(FillRect(x: x, y: legendTop + (Self.lineHeight / 2 - 3) * s, w: 6 * s, h: 6 * s))
+            x += Double(Self.legendUnits[k]) * unit
+        }
+        let figures = figures(graph)
+        if said == nil || figures.period != said!.period || figures.idle != said!.idle || figures.janky != said!.janky
             || (figures != said! && graph.time - saidAt >= Self.textPeriod) {
             say(figures, at: graph.time)
         }
@@ -90,10 +117,18 @@ public struct HUDLayout: Sendable, Equatable {
         return (columnX, min(max(graphTop, y), graphTop + Self.graphHeight * scale - Double(labelHeight)))
     }
 
-    /// Where the CPU strip's name (0) and its scale (1) go, in the right-hand column.
-    public func cpuLabelOrigin(_ index: Int) -> (x: Double, y: Double) {
-        (columnX, cpuTop + Double(index) * Self.lineHeight * scale - 2 * scale)
+    /// Where the interval strip's name (0) and its scale (1) go, in the right-hand column.
+    public func stripLabelOrigin(_ index: Int) -> (x: Double, y: Double) {
+        (columnX, stripTop + Double(index) * Self.lineHeight * scale - 2 * scale)
     }
+
+    /// Where phase `index`'s name goes in the legend, right of its swatch.
+    public func legendOrigin(_ index: Int) -> (x: Double, y: Double) {
+        (legendSwatches[index].x + 9 * scale, legendTop)
+    }
+
+    /// The legend slots' widths, in letters: each phase's name and two.
+    private static let legendUnits = phases.map { $0.phase.rawValue.count + 2 }
 
     /// What the words say, in the units they say it in (so equal figures mean equal words).
     struct Figures: Sendable, Equatable {
@@ -101,12 +136,11 @@ public struct HUDLayout: Sendable, Equatable {
         var fps: Int
         var lastTenths: Int, p99Tenths: Int
         var janky: Int
-        var window: Int
+        var frames: Int
         var period: Double
-        var cpuScale: Double
     }
 
-    private mutating func figures(_ graph: HUDScene, cpuScale: Double) -> Figures {
+    private mutating func figures(_ graph: HUDScene) -> Figures {
         let samples = graph.samples
         // Frames per second over the newest second of frames.
         var span = 0.0, frames = 0
@@ -119,8 +153,7 @@ public struct HUDLayout: Sendable, Equatable {
         let last = samples.last.map { $0.interval * 1000 } ?? 0
         return Figures(idle: graph.idle, fps: span > 0 ? Int((Double(frames) / span).rounded()) : 0,
                        lastTenths: Int((last * 10).rounded()), p99Tenths: Int((percentile99(samples) * 10).rounded()),
-                       janky: janky, window: Int((Double(graph.capacity) * graph.refreshPeriod).rounded()),
-                       period: graph.refreshPeriod, cpuScale: cpuScale)
+                       janky: janky, frames: samples.count, period: graph.refreshPeriod)
     }
 
     /// The 99th percentile of the samples' intervals in ms (nearest rank).
@@ -137,29 +170,20 @@ public struct HUDLayout: Sendable, Equatable {
         said = f
         saidAt = time
         let last = Self.tenths(f.lastTenths), p99 = Self.tenths(f.p99Tenths)
-        lines = ((f.idle ? "idle" : "\(f.fps) fps") + " · last \(last) ms",
-                 "last \(f.window) s: p99 \(p99) ms",
-                 "janky \(f.janky) in last \(f.window) s")
-        budgetLabel = Self.tenths(Int((f.period * 10_000).rounded()))
-        cpuScaleLabel = (f.cpuScale < 1 ? Self.tenths(Int((f.cpuScale * 10).rounded())) : String(Int(f.cpuScale))) + " ms"
+        // Plain words: "at rest" when nothing moves (the loop sleeps after this frame),
+        // "late" for a frame that missed a refresh (frames.csv's janky).
+        lines = ((f.idle ? "at rest" : "\(f.fps) fps") + " · last frame \(last) ms",
+                 "99 % of frames within \(p99) ms",
+                 "\(f.janky) late of the last \(f.frames) frames")
+        budgetLabel = Self.tenths(Int((f.period * 10_000).rounded())) + " ms"
     }
 
     /// "16.7" from 167.
     static func tenths(_ n: Int) -> String { "\(n / 10).\(abs(n % 10))" }
 
-    /// The first of 0.5, 1, 2, 5, 10, 20, 50… ms that is at least `ms` (at most 10 s).
-    static func roundUp(_ ms: Double) -> Double {
-        var step = 0.5, k = 0
-        while step < ms && step < 10_000 {
-            step *= k % 3 == 2 ? 2.5 : 2
-            k += 1
-        }
-        return step
-    }
-
     public static func == (a: HUDLayout, b: HUDLayout) -> Bool {
-        a.panel == b.panel && a.intervalBars == b.intervalBars && a.jankBars == b.jankBars && a.cpuBars == b.cpuBars
-            && a.budgetLine == b.budgetLine && a.lines == b.lines && a.budgetLabel == b.budgetLabel
-            && a.cpuScaleLabel == b.cpuScaleLabel
+        a.panel == b.panel && a.phaseBars == b.phaseBars && a.clipMarks == b.clipMarks && a.intervalBars == b.intervalBars
+            && a.jankBars == b.jankBars && a.budgetLine == b.budgetLine && a.lines == b.lines && a.budgetLabel == b.budgetLabel
+            && a.legendSwatches == b.legendSwatches
     }
 }

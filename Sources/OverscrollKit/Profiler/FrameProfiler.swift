@@ -12,6 +12,20 @@ public struct FrameProfiler: Sendable {
         public var cpu: Double
         public var janky: Bool
         public var state: UIState
+        /// The frame's phases, in seconds: the HUD stacks them against the budget.
+        public var input = 0.0, update = 0.0, render = 0.0, present = 0.0
+
+        public init(interval: Double, cpu: Double, janky: Bool, state: UIState,
+                    input: Double = 0, update: Double = 0, render: Double = 0, present: Double = 0) {
+            self.interval = interval
+            self.cpu = cpu
+            self.janky = janky
+            self.state = state
+            self.input = input
+            self.update = update
+            self.render = render
+            self.present = present
+        }
     }
 
     public let refreshPeriod: Double
@@ -40,7 +54,8 @@ public struct FrameProfiler: Sendable {
         let verdict = FrameVerdict(timing: t, refreshPeriod: refreshPeriod)
         overall.record(t, verdict)
         perState[t.state.index].record(t, verdict)
-        hud.append(HUDSample(interval: t.interval, cpu: t.cpuTime, janky: verdict.janky, state: t.state))
+        hud.append(HUDSample(interval: t.interval, cpu: t.cpuTime, janky: verdict.janky, state: t.state,
+                             input: t.inputTime, update: t.updateTime, render: t.renderTime, present: t.presentTime))
         return verdict
     }
 

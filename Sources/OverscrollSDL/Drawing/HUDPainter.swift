@@ -2,12 +2,13 @@ import CSDL
 import OverscrollKit
 
 /// The on-screen frame-time HUD (F2, or a three-finger tap on a kiosk), drawn where its
-/// layout (`HUDLayout`) puts the panel, the figures, the bars, the budget line and the labels. The
-/// bars go to SDL as arrays of rectangles kept here: they grow once to the graph's
-/// capacity, then drawing a frame allocates nothing.
+/// layout (`HUDLayout`) puts the panel, the figures, the phase bars, the interval strip,
+/// the budget line, the labels and the legend. The bars go to SDL as arrays of rectangles
+/// kept here: they grow once to the graph's capacity, then drawing a frame allocates nothing.
 final class HUDPainter {
+    private var phaseBars: [[SDL_FRect]] = [[], [], [], []]
+    private var clipMarks: [SDL_FRect] = []
     private var intervalBars: [SDL_FRect] = []
-    private var cpuBars: [SDL_FRect] = []
     private var jankBars: [SDL_FRect] = []
 
     func draw(_ graph: HUDLayout, text: TextCache, renderer: OpaquePointer) {
@@ -15,15 +16,23 @@ final class HUDPainter {
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 240)
         var panel = Self.rect(graph.panel)
         SDL_RenderFillRectF(renderer, &panel)
+        // Each frame's phases, stacked, in frames.svg's colours; a mark where one is cut.
+        for (k, phase) in HUDLayout.phases.enumerated() {
+            Self.convert(graph.phaseBars[k], into: &phaseBars[k])
+            let c = Self.color(phase.rgb)
+            SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, 235)
+            SDL_RenderFillRectsF(renderer, phaseBars[k], Int32(phaseBars[k].count))
+        }
+        Self.convert(graph.clipMarks, into: &clipMarks)
+        SDL_SetRenderDrawColor(renderer, Self.clipped.r, Self.clipped.g, Self.clipped.b, 255)
+        SDL_RenderFillRectsF(renderer, clipMarks, Int32(clipMarks.count))
+        // The intervals, late ones orange.
         Self.convert(graph.intervalBars, into: &intervalBars)
         Self.convert(graph.jankBars, into: &jankBars)
-        Self.convert(graph.cpuBars, into: &cpuBars)
-        SDL_SetRenderDrawColor(renderer, 0x4F, 0xC3, 0xF7, 220)
+        SDL_SetRenderDrawColor(renderer, Self.interval.r, Self.interval.g, Self.interval.b, 220)
         SDL_RenderFillRectsF(renderer, intervalBars, Int32(intervalBars.count))
         SDL_SetRenderDrawColor(renderer, 0xFF, 0x6E, 0x40, 240)
         SDL_RenderFillRectsF(renderer, jankBars, Int32(jankBars.count))
-        SDL_SetRenderDrawColor(renderer, Self.cpu.r, Self.cpu.g, Self.cpu.b, 230)
-        SDL_RenderFillRectsF(renderer, cpuBars, Int32(cpuBars.count))
         // The budget: the measured refresh period.
         SDL_SetRenderDrawColor(renderer, 0xFF, 0xFF, 0xFF, 200)
         var line = Self.rect(graph.budgetLine)
@@ -34,12 +43,24 @@ final class HUDPainter {
         if let budget = text.label(graph.budgetLabel) {
             draw(budget, at: graph.budgetLabelOrigin(labelHeight: budget.height), renderer: renderer)
         }
-        draw(graph.cpuLabel, at: graph.cpuLabelOrigin(0), text: text, renderer: renderer, color: Self.cpu)
-        draw(graph.cpuScaleLabel, at: graph.cpuLabelOrigin(1), text: text, renderer: renderer, color: Self.cpu)
+        draw(graph.stripLabel, at: graph.stripLabelOrigin(0), text: text, renderer: renderer, color: Self.interval)
+        draw(graph.stripScaleLabel, at: graph.stripLabelOrigin(1), text: text, renderer: renderer, color: Self.interval)
+        for (k, phase) in HUDLayout.phases.enumerated() where k < graph.legendSwatches.count {
+            let c = Self.color(phase.rgb)
+            SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, 255)
+            var swatch = Self.rect(graph.legendSwatches[k])
+            SDL_RenderFillRectF(renderer, &swatch)
+            draw(phase.phase.rawValue, at: graph.legendOrigin(k), text: text, renderer: renderer, color: c)
+        }
     }
 
-    /// The CPU bars' colour, and their labels'.
-    private static let cpu = SDL_Color(r: 0xB3, g: 0xE5, b: 0x7C, a: 0xFF)
+    /// The interval bars' colour, and their labels'; the mark of a cut spike.
+    private static let interval = SDL_Color(r: 0xA8, g: 0xB8, b: 0xC8, a: 0xFF)
+    private static let clipped = SDL_Color(r: 0xFF, g: 0x52, b: 0x52, a: 0xFF)
+
+    private static func color(_ rgb: UInt32) -> SDL_Color {
+        SDL_Color(r: UInt8(rgb >> 16 & 0xFF), g: UInt8(rgb >> 8 & 0xFF), b: UInt8(rgb & 0xFF), a: 0xFF)
+    }
 
     private func draw(_ line: String, at origin: (x: Double, y: Double), text: TextCache, renderer: OpaquePointer,
                       color: SDL_Color = Palette.flash) {
