@@ -6,6 +6,11 @@ import Glibc
 /// CPU time in a panel of its own below (on its own scale: it is a fraction of the
 /// interval and would lie flat on the axis), the UI states as background bands, and the
 /// run's key numbers in the header. Standalone SVG: opens in any browser, no scripts.
+///
+/// A replay's intervals are fixed (its clock is virtual: every frame is one period after
+/// the last), so a line of them says nothing: there the main panel shows what varies,
+/// each frame's time by phase, stacked (input, update, render, present, in the HUD's
+/// colours), and the chart says that the intervals are fixed.
 enum FrameChartSVG {
     static let fileName = "frames.svg"
 
@@ -39,7 +44,7 @@ enum FrameChartSVG {
     ///   - title: the first line (what ran, in which mode).
     ///   - subtitle: the second (window size, drivers, frames).
     static func render(_ timeline: TimelineDownsampler, refreshPeriod: Double, title: String, subtitle: String = "",
-                       numbers: Numbers? = nil) -> String {
+                       numbers: Numbers? = nil, fixedIntervals: Bool = false) -> String {
         let plotW = width - left - right, plotH = height - top - bottom - cpuPanel - panelGap
         let cpuTop = top + plotH + panelGap
         // The x-axis is the run's own clock (frames.csv's t_ms), from the first frame's
@@ -47,8 +52,9 @@ enum FrameChartSVG {
         let origin = timeline.origin
         let duration = max(timeline.end - origin, 1e-3)
         let periodMs = refreshPeriod * 1000
-        var observedMax = 0.0, cpuObservedMax = 0.0, idle = 0.0
+        var observedMax = 0.0, cpuObservedMax = 0.0, idle = 0.0, phaseMax = 0.0
         timeline.forEach { b in
+            phaseMax = max(phaseMax, b.phaseMeans.sum() * 1000)
             observedMax = max(observedMax, b.intervalMax * 1000)
             cpuObservedMax = max(cpuObservedMax, b.cpuMax * 1000)
             if !b.isDrawn { idle += max(0, min(b.end, timeline.end) - b.start) }
@@ -57,8 +63,10 @@ enum FrameChartSVG {
         func cpuY(_ ms: Double) -> Double { cpuTop + cpuPanel * (1 - min(max(ms / cpuMax, 0), 1)) }
         // Show spikes up to 8 budgets high; above that they are clipped (and said so), so
         // one multi-second stall does not flatten everything else to the axis.
-        let yMax = niceCeiling(max(2 * periodMs, min(observedMax, 8 * periodMs)) * 1.05)
-        let clipped = observedMax > yMax
+        // A replay's panel is the phases' own: its scale is theirs, not the budget's.
+        let yMax = fixedIntervals ? niceCeiling(max(phaseMax, 0.01) * 1.05)
+            : niceCeiling(max(2 * periodMs, min(observedMax, 8 * periodMs)) * 1.05)
+        let clipped = !fixedIntervals && observedMax > yMax
         func x(_ seconds: Double) -> Double { left + plotW * min(max((seconds - origin) / duration, 0), 1) }
         func y(_ ms: Double) -> Double { top + plotH * (1 - min(max(ms / yMax, 0), 1)) }
 
@@ -66,7 +74,7 @@ enum FrameChartSVG {
         svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<title>\(escape(title))</title>\n"
-        svg += "<desc>x: run time \(FixedDecimal.format(origin, decimals: 3))…\(FixedDecimal.format(origin + duration, decimals: 3)) s (frames.csv's t_ms / 1000); y: frame time 0…\(label(yMax)) ms</desc>\n"
+        svg += "<desc>x: run time \(FixedDecimal.format(origin, decimals: 3))…\(FixedDecimal.format(origin + duration, decimals: 3)) s (frames.csv's t_ms / 1000); y: \(fixedIntervals ? "time per frame by phase" : "frame time") 0…\(label(yMax)) ms</desc>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         svg += "<text id=\"chart-title\" x=\"\(f(left))\" y=\"22\" font-size=\"15\">\(escape(title))</text>\n"
         svg += "<text id=\"chart-subtitle\" x=\"\(f(left))\" y=\"42\" fill=\"#444\">\(escape(subtitle))</text>\n"
@@ -126,7 +134,7 @@ enum FrameChartSVG {
         }
         svg += "</g>\n"
         svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(bottomY + 36))\" text-anchor=\"middle\">run time (s), frames.csv's t_ms</text>\n"
-        svg += "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">frame time (ms)</text>\n"
+        svg += "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(fixedIntervals ? "time by phase (ms)" : "frame time (ms)")</text>\n"
         svg += "<text id=\"cpu-label\" transform=\"translate(18 \(f(cpuTop + cpuPanel / 2))) rotate(-90)\" text-anchor=\"middle\" fill=\"#2a9d3a\">CPU (ms)</text>\n"
 
         // Interval: the min–max envelope of each bucket (spikes stay visible however much
@@ -134,13 +142,17 @@ enum FrameChartSVG {
         // across its slice of time. A gap breaks every series.
         var envelopes: [String] = [], intervalLines: [String] = [], cpuLines: [String] = []
         var upper: [String] = [], lower: [String] = [], intervalLine: [String] = [], cpuLine: [String] = []
+        // A replay's phases: per phase, the band between the phases below and itself.
+        var phaseAreas: [[String]] = [[], [], [], []], phaseTops: [[String]] = [[], [], [], [], []]
         func closeSegment() {
             if !upper.isEmpty {
                 envelopes.append((upper + lower.reversed()).joined(separator: " "))
                 intervalLines.append(intervalLine.joined(separator: " "))
                 cpuLines.append(cpuLine.joined(separator: " "))
+                for k in 0..<4 { phaseAreas[k].append((phaseTops[k + 1] + phaseTops[k].reversed()).joined(separator: " ")) }
             }
             upper.removeAll(); lower.removeAll(); intervalLine.removeAll(); cpuLine.removeAll()
+            for k in 0..<5 { phaseTops[k].removeAll() }
         }
         timeline.forEach { b in
             guard b.isDrawn else { closeSegment(); return }
@@ -151,19 +163,37 @@ enum FrameChartSVG {
                 lower.append("\(xs),\(f(y(b.intervalMin * 1000)))")
                 intervalLine.append("\(xs),\(f(y(b.intervalMean * 1000)))")
                 cpuLine.append("\(xs),\(f(cpuY(b.cpuMean * 1000)))")
+                var stacked = 0.0
+                phaseTops[0].append("\(xs),\(f(y(0)))")
+                for k in 0..<4 {
+                    stacked += b.phaseMeans[k] * 1000
+                    phaseTops[k + 1].append("\(xs),\(f(y(stacked)))")
+                }
             }
         }
         closeSegment()
-        svg += "<g id=\"interval-range\" fill=\"#1f5fbf\" fill-opacity=\"0.25\" stroke=\"#1f5fbf\" stroke-opacity=\"0.4\" stroke-width=\"0.5\">\n"
-        for e in envelopes { svg += "<polygon points=\"\(e)\"/>\n" }
-        svg += "</g>\n<g id=\"interval\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.5\">\n"
-        for l in intervalLines { svg += "<polyline points=\"\(l)\"/>\n" }
-        svg += "</g>\n<g id=\"cpu\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"1.2\">\n"
+        if fixedIntervals {
+            for (k, phase) in HUDLayout.phases.enumerated() {
+                svg += "<g id=\"phase-\(phase.phase.rawValue)\" fill=\"\(hex(phase.rgb))\" stroke=\"none\">\n"
+                for a in phaseAreas[k] { svg += "<polygon points=\"\(a)\"/>\n" }
+                svg += "</g>\n"
+            }
+            svg += "<text id=\"intervals-fixed\" x=\"\(f(left + 8))\" y=\"\(f(top + 16))\" fill=\"#333\">intervals fixed at \(ReportText.fixed(periodMs, 2)) ms: a replay's clock is virtual, so the panel shows each frame's time by phase (mean per \(label(timeline.bucketSeconds * 1000)) ms)</text>\n"
+        } else {
+            svg += "<g id=\"interval-range\" fill=\"#1f5fbf\" fill-opacity=\"0.25\" stroke=\"#1f5fbf\" stroke-opacity=\"0.4\" stroke-width=\"0.5\">\n"
+            for e in envelopes { svg += "<polygon points=\"\(e)\"/>\n" }
+            svg += "</g>\n<g id=\"interval\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.5\">\n"
+            for l in intervalLines { svg += "<polyline points=\"\(l)\"/>\n" }
+            svg += "</g>\n"
+        }
+        svg += "<g id=\"cpu\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"1.2\">\n"
         for l in cpuLines { svg += "<polyline points=\"\(l)\"/>\n" }
         svg += "</g>\n"
-        // The budget last, above the data: a replay's intervals sit exactly on it.
+        // The budget last, above the data (on a replay's phase panel, when in its range).
+        if !fixedIntervals || periodMs <= yMax {
         svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(y(periodMs)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(periodMs)))\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"8 5\"/>\n"
         svg += "<text id=\"budget-label\" x=\"\(f(left + plotW + 6))\" y=\"\(f(y(periodMs) + 4))\" fill=\"#d62728\">budget \(ReportText.fixed(periodMs, 2)) ms</text>\n"
+        }
         // Janky frames: a mark above the plot at each bucket that holds one (trace.json has
         // each frame; here the eye needs to find them at a glance).
         svg += "<g id=\"janky\" fill=\"#d62728\">\n"
@@ -182,10 +212,18 @@ enum FrameChartSVG {
             svg += "<g transform=\"translate(\(f(lx)) \(f(ly)))\">\(swatch)<text x=\"22\" y=\"4\">\(escape(text))</text></g>\n"
             lx += 22 + Double(text.count) * 7 + 18
         }
-        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>", "interval (mean; band = min–max)")
+        if fixedIntervals {
+            for phase in HUDLayout.phases {
+                legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(hex(phase.rgb))\"/>", phase.phase.rawValue)
+            }
+        } else {
+            legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>", "interval (mean; band = min–max)")
+        }
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>", "cpu (mean, own scale)")
         legend("<path d=\"M3,-5 L13,-5 L8,3 Z\" fill=\"#d62728\"/>", "janky frame")
-        legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
+        if !fixedIntervals || periodMs <= yMax {
+            legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
+        }
         lx = left
         ly += 22
         for s in UIState.allCases where statesSeen.contains(s) {
@@ -225,6 +263,12 @@ enum FrameChartSVG {
     }
 
     private static func f(_ v: Double) -> String { FixedDecimal.format(v, decimals: 1) }
+
+    /// "#b07ce8" from 0xB07CE8.
+    static func hex(_ rgb: UInt32) -> String {
+        let digits = Array("0123456789abcdef")
+        return "#" + String((0..<6).map { digits[Int(rgb >> UInt32(20 - 4 * $0) & 0xF)] })
+    }
 
     private static func label(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : FixedDecimal.format(v, decimals: v < 10 ? 2 : 1)

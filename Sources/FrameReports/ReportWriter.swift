@@ -100,7 +100,8 @@ public final class ReportWriter {
 
         if origin == nil { origin = timing.frameStart }
         trace.append(TraceRecord(timing: timing, verdict: verdict))
-        timeline.add(time: model.now, interval: timing.interval, cpu: timing.cpuTime, janky: verdict.janky, state: timing.state)
+        timeline.add(time: model.now, interval: timing.interval, cpu: timing.cpuTime, janky: verdict.janky, state: timing.state,
+                     phases: SIMD4(timing.inputTime, timing.updateTime, timing.renderTime, timing.presentTime))
         framesAppended += 1
     }
 
@@ -140,7 +141,8 @@ public final class ReportWriter {
             let numbers = FrameChartSVG.Numbers(frames: overall.frames, p50: interval?.p50, p99: interval?.p99,
                                                 janky: overall.jankyFrames)
             let svg = FrameChartSVG.render(timeline, refreshPeriod: profiler.refreshPeriod, title: chartTitle(profiler),
-                                           subtitle: chartSubtitle(profiler), numbers: numbers)
+                                           subtitle: chartSubtitle(profiler), numbers: numbers,
+                                           fixedIntervals: metadata.fps != nil && Self.intervalsFixed(interval))
             try AtomicFile.write(Array(svg.utf8), to: Self.path(directory, FrameChartSVG.fileName))
         }
         if let firstError { throw firstError }
@@ -155,6 +157,13 @@ public final class ReportWriter {
             try AtomicFile.write(Array(json), to: Self.path(directory, ReportSummary.fileName))
         }
         if let firstError { throw firstError }
+    }
+
+    /// Every interval the same (to within a microsecond): with a replay's frame rate, its
+    /// virtual clock, where a chart of intervals is a flat line and the phases vary.
+    static func intervalsFixed(_ interval: MetricPercentiles?) -> Bool {
+        guard let interval, interval.count > 1 else { return false }
+        return interval.max - interval.min < 1e-3
     }
 
     /// What ran: program, mode, script and frame rate.

@@ -23,11 +23,15 @@ public struct TimelineDownsampler: Sendable {
         public var cpuMax = 0.0
         public var cpuSum = 0.0
         public var jankyFrames = 0
+        /// The frames' phase times added up: input, update, render, present (seconds).
+        public var phaseSums = SIMD4<Double>()
         /// Frames per UI state, indexed like `UIState.allCases`.
         public var stateFrames = SIMD8<Int>()
 
         public var intervalMean: Double { frames > 0 ? intervalSum / Double(frames) : 0 }
         public var cpuMean: Double { frames > 0 ? cpuSum / Double(frames) : 0 }
+        /// The mean of each phase, as `phaseSums`.
+        public var phaseMeans: SIMD4<Double> { frames > 0 ? phaseSums / Double(frames) : SIMD4() }
         /// False for a gap in the run: no frame was being drawn in this slice of time.
         public var isDrawn: Bool { frames > 0 || covered }
 
@@ -48,6 +52,7 @@ public struct TimelineDownsampler: Sendable {
             cpuMax = max(cpuMax, other.cpuMax)
             cpuSum += other.cpuSum
             jankyFrames += other.jankyFrames
+            phaseSums += other.phaseSums
             stateFrames &+= other.stateFrames
         }
     }
@@ -76,7 +81,8 @@ public struct TimelineDownsampler: Sendable {
 
     /// Hot path: O(1) amortised, allocates nothing.
     /// - Parameter time: the frame's run time (`t_ms` / 1000); it never goes back.
-    public mutating func add(time: Double, interval: Double, cpu: Double, janky: Bool, state: UIState) {
+    public mutating func add(time: Double, interval: Double, cpu: Double, janky: Bool, state: UIState,
+                             phases: SIMD4<Double> = SIMD4()) {
         let interval = interval.isFinite ? max(0, interval) : 0
         let cpu = cpu.isFinite ? max(0, cpu) : 0
         var time = time.isFinite ? time : end
@@ -96,6 +102,9 @@ public struct TimelineDownsampler: Sendable {
         }
         // In place through the array's modify accessor: no copy, no allocation.
         storage[index].record(interval: interval, cpu: cpu, janky: janky, state: state)
+        // A phase that is not a finite, positive time adds nothing (a broken clock reading).
+        let finite = phases.replacing(with: 0, where: .!(phases .>= 0 .& phases .< 1e9))
+        storage[index].phaseSums += finite
         count = max(count, index + 1)
         end = time
         frames += 1

@@ -238,6 +238,32 @@ import TestSupport
         #expect(parser.parse(), "frames.svg is not well-formed: \(parser.parserError.map { "\($0)" } ?? "")")
     }
 
+    /// A replay's intervals are all one period (its clock is virtual): the chart gives its
+    /// main panel to each frame's time by phase, stacked in the HUD's colours, and says
+    /// that the intervals are fixed, instead of a flat interval line.
+    @Test func aReplaysChartShowsThePhasesAndSaysTheIntervalsAreFixed() throws {
+        let dir = reportScratchDirectory()
+        defer { removeReportScratch(dir) }
+        let frames = (0..<600).map { i in
+            makeTiming(frame: i, start: 100 + Double(i) / 60, input: 0.0002, update: 0.0005,
+                       render: i % 100 == 0 ? 0.006 : 0.001, present: 0.0003, interval: 1.0 / 60)
+        }
+        try Self.run(frames, into: dir, buckets: 100)
+        let svg = try String(contentsOfFile: dir + "/frames.svg", encoding: .utf8)
+        for phase in HUDLayout.phases {
+            let group = try #require(svg.components(separatedBy: "<g id=\"phase-\(phase.phase.rawValue)\"").last?
+                .components(separatedBy: "</g>").first, "\(phase.phase)")
+            #expect(group.contains(FrameChartSVG.hex(phase.rgb)) && group.contains("<polygon"), "\(phase.phase)")
+        }
+        #expect(svg.contains("intervals fixed at 16.67 ms") && svg.contains("time by phase (ms)"))
+        #expect(!svg.contains("<g id=\"interval\"") && !svg.contains("id=\"interval-range\""))
+        // The panel's scale is the phases' (8 ms at most here), not two budgets.
+        let top = try #require(svg.components(separatedBy: "y: time per frame by phase 0…").last?.split(separator: " ").first)
+        #expect(Double(top)! <= 10, "the phase panel goes to \(top) ms")
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse())
+    }
+
     @Test func svgTimeAxisIsTheRunsClockWithIdleGapsLeftOpen() throws {
         let dir = reportScratchDirectory()
         defer { removeReportScratch(dir) }
