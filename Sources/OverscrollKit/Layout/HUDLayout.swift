@@ -77,9 +77,12 @@ public struct HUDLayout: Sendable, Equatable {
             let x = left + Double(i) * barW, bw = max(1, barW)
             // Stacked from the bottom; what passes the top is cut there, and marked.
             var below = 0.0
-            for (k, ms) in [sample.input, sample.update, sample.render, sample.present].enumerated() {
-                let bottom = min(1, below / graphMs), top = min(1, (below + max(0, ms) * 1000) / graphMs)
-                below += max(0, ms) * 1000
+            // A SIMD value, not an array literal: no allocation per bar.
+            let phases = SIMD4(sample.input, sample.update, sample.render, sample.present)
+            for k in 0..<4 {
+                let ms = max(0, phases[k]) * 1000
+                let bottom = min(1, below / graphMs), top = min(1, (below + ms) / graphMs)
+                below += ms
                 guard top > bottom else { continue }
                 phaseBars[k].append(FillRect(x: x, y: graphTop + graphH * (1 - top), w: bw, h: graphH * (top - bottom)))
             }
