@@ -45,21 +45,41 @@ import RowSources
     }
 }
 
-/// The system clock stepped under a running kiosk (a board without a battery-backed clock
-/// boots years behind; NTP sets it later): the status line tells times on the new clock.
+/// The wall clock moved under a running kiosk: a step of the system clock (a board without a
+/// battery-backed clock boots years behind; NTP sets it later), or stalls cut out of model
+/// time (a starved kiosk at 5 fps). Times told from then on are on the new clock; a step
+/// also moves the last update's time, which was told on the wrong clock, and a stall does not.
 @Suite struct WallClockStepTests {
-    @Test func theStatusLineFollowsAStepOfTheSystemClock() {
+    static let booted = 1_546_300_800.0          // 2019-01-01 00:00 UTC, what the board believed
+    static let real = 1_795_772_000.0 - 600      // model time 0 really was 2026-11-28 …
+
+    func model() -> OverscrollModel {
         var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
-        // Booted believing it was 2019-01-01 00:00 UTC.
-        c.wallClock = WallClock(start: 1_546_300_800, utcOffset: 0)
+        c.wallClock = WallClock(start: Self.booted, utcOffset: 0)
         var model = OverscrollModel(configuration: c, rows: ["a", "b"])
         model.advance(to: 600)
+        return model
+    }
+
+    @Test func aStepOfTheSystemClockMovesTheStatusLineWithIt() {
+        var model = model()
         #expect(model.status.pullLine.contains("updated 00:00"), "\(model.status.pullLine)")
-        // NTP answers: model time 0 was really 2026-11-28 09:30 UTC.
-        model.wallClockChanged(to: WallClock(start: 1_795_772_000 - 600, utcOffset: 0))
-        let expected = WallClock(start: 1_795_772_000 - 600, utcOffset: 0).clockTime(at: 0)
+        model.wallClockChanged(to: WallClock(start: Self.real, utcOffset: 0), step: Self.real - Self.booted)
+        let expected = WallClock(start: Self.real, utcOffset: 0).clockTime(at: 0)
         #expect(expected != "00:00")
         #expect(model.status.pullLine.contains("updated \(expected)"), "\(model.status.pullLine)")
-        #expect(model.configuration.wallClock.start == 1_795_772_000 - 600)
+        #expect(model.configuration.wallClock.start == Self.real)
+    }
+
+    @Test func aStallCutOutOfModelTimeMovesNothingAlreadyTold() {
+        var model = model()
+        // A refresh's time, told at model time 600 (00:10), then 9 minutes of stalls cut out
+        // of model time: model time 0 now stands for a later instant.
+        model.wallClockChanged(to: WallClock(start: Self.booted + 540, utcOffset: 0), step: 0)
+        #expect(model.status.pullLine.contains("updated 00:00"), "\(model.status.pullLine)")
+        // A new refresh is told on the corrected clock.
+        var status = model.status
+        status.refreshed(at: 600)
+        #expect(status.pullLine.contains("updated 00:19"), "\(status.pullLine)")
     }
 }

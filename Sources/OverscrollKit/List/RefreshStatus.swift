@@ -15,9 +15,10 @@ public struct ListStrings: Sendable, Equatable {
 }
 
 /// The wall clock, injected: the model's own clock starts at 0, and this says what time
-/// of day that was. Live, it is read at start and again when the system clock is stepped
-/// (a kiosk without a battery-backed clock boots behind and is set by NTP later, see
-/// `OverscrollModel.wallClockChanged`); a replay uses `replay`, a fixed
+/// of day that was. Live, it is read at start and kept true to the system clock every frame
+/// (a kiosk without a battery-backed clock boots behind and is set by NTP later; a starved
+/// one cuts stalls out of model time: `OverscrollModel.wallClockChanged`); a replay uses
+/// `replay`, a fixed
 /// instant, so its status text (and trace) is the same on every run and machine.
 public struct WallClock: Sendable, Equatable {
     /// Seconds since 1970-01-01 UTC at model time 0.
@@ -33,11 +34,20 @@ public struct WallClock: Sendable, Equatable {
     /// 2026-01-01 12:00:00 UTC, shown as UTC: replays say "updated 12:00".
     public static let replay = WallClock(start: 1_767_268_800, utcOffset: 0)
 
+    /// The local minute (since 1970) of `seconds` since 1970 UTC.
+    public static func minute(of seconds: Double, utcOffset: Double) -> Int {
+        Int(((seconds + utcOffset) / 60).rounded(.down))
+    }
+
     /// Local `HH:MM` at `modelTime`. Plain arithmetic on the offset: no time-zone database
     /// in the model (a kiosk up across a DST change shows the offset it started with).
     public func clockTime(at modelTime: Double) -> String {
-        let seconds = Int((start + utcOffset + modelTime).rounded(.down))
-        let minuteOfDay = ((seconds / 60) % 1440 + 1440) % 1440
+        Self.clockTime(ofWall: start + modelTime, utcOffset: utcOffset)
+    }
+
+    /// Local `HH:MM` of `seconds` since 1970 UTC.
+    public static func clockTime(ofWall seconds: Double, utcOffset: Double) -> String {
+        let minuteOfDay = ((minute(of: seconds, utcOffset: utcOffset) % 1440) + 1440) % 1440
         let h = minuteOfDay / 60, m = minuteOfDay % 60
         return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
@@ -51,8 +61,10 @@ public struct WallClock: Sendable, Equatable {
 public struct RefreshStatus: Sendable {
     public let strings: ListStrings
     public private(set) var clock: WallClock
-    /// Model time of the last successful refresh (the launch until there is one).
-    public private(set) var updatedAt: Double
+    /// When the last successful refresh was (the launch until there is one), in seconds
+    /// since 1970 as the clock told it then: later corrections of the clock for stalls cut
+    /// out of model time do not move it; a step of the system clock does (see `set`).
+    public private(set) var updatedWall: Double
     /// The lines with the time filled in, made when it changes, so drawing a frame
     /// copies a string and formats nothing.
     public private(set) var pullLine: String
@@ -61,25 +73,29 @@ public struct RefreshStatus: Sendable {
     public init(strings: ListStrings = .english, clock: WallClock = .replay, launchedAt: Double = 0) {
         self.strings = strings
         self.clock = clock
-        updatedAt = launchedAt
+        updatedWall = clock.start + launchedAt
         pullLine = ""
         failedLine = ""
         fill()
     }
 
-    /// A refresh brought rows at `time`.
+    /// A refresh brought rows at model time `time`.
     public mutating func refreshed(at time: Double) {
-        updatedAt = time
+        updatedWall = clock.start + time
         fill()
     }
 
-    /// The system clock was stepped: times shown from now on, the last update's included,
-    /// are told on the new one (model time is monotonic, so the update's instant is
-    /// unchanged; only what the clock calls it is).
-    public mutating func set(clock new: WallClock) {
-        guard new != clock else { return }
+    /// The clock now says model time 0 was `new.start`. `step` is how much of that change is
+    /// the system clock itself being stepped (NTP setting a board that booted behind, an
+    /// operator's `date -s`): the last update, told on the old clock, moves with it. The
+    /// rest is model time's own (stalls cut out of it) and moves nothing already told.
+    public mutating func set(clock new: WallClock, step: Double) {
+        let minute = WallClock.minute(of: updatedWall, utcOffset: clock.utcOffset)
         clock = new
-        fill()
+        updatedWall += step
+        // Only a new HH:MM makes new lines: small corrections come every few frames on a
+        // slow kiosk, and a frame makes no strings.
+        if WallClock.minute(of: updatedWall, utcOffset: clock.utcOffset) != minute { fill() }
     }
 
     /// The line for the refresh state, or nil when there is none: nothing while the list
@@ -94,7 +110,7 @@ public struct RefreshStatus: Sendable {
     }
 
     private mutating func fill() {
-        let time = clock.clockTime(at: updatedAt)
+        let time = WallClock.clockTime(ofWall: updatedWall, utcOffset: clock.utcOffset)
         pullLine = strings.pullToRefresh.replacing("{time}", with: time)
         failedLine = strings.refreshFailed.replacing("{time}", with: time)
     }

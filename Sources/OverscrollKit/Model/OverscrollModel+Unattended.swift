@@ -76,12 +76,14 @@ extension OverscrollModel {
         configuration = c
     }
 
-    /// The system clock was stepped (NTP setting a clock that booted behind, an operator's
-    /// `date -s`): the status line tells times on `clock` from now on. Model time itself
-    /// never jumps; only the time of day it is shown as.
-    public mutating func wallClockChanged(to clock: WallClock) {
+    /// The wall clock moved: model time 0 is `clock.start` from now on. `step` seconds of
+    /// the move are the system clock being stepped (NTP setting a clock that booted behind,
+    /// an operator's `date -s`): the last update's time, told on the old clock, moves with
+    /// it; the rest (stalls cut out of model time) moves nothing already told. Model time
+    /// itself never jumps.
+    public mutating func wallClockChanged(to clock: WallClock, step: Double) {
         configuration.wallClock = clock
-        status.set(clock: clock)
+        status.set(clock: clock, step: step)
     }
 
     /// New content while running (a kiosk's reload): the list is replaced and shown from

@@ -52,8 +52,6 @@ public final class LiveApp {
     /// SDL's stamp of the last pump (`LiveClock` seconds): what the next pump reads happened
     /// after it. A sleep on input pumps as it waits, so waking moves it too.
     private var previousPumpStamp = -Double.infinity
-    /// When to look at the system clock again for a step (monotonic seconds).
-    private var nextClockCheck = -Double.infinity
 
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
@@ -175,11 +173,6 @@ public final class LiveApp {
             }
             let frameStart = MonotonicClock.now()
             let cpuStart = ProcessCPUClock.now()
-            // Once a second at most: has the system clock been stepped (NTP, at last)?
-            if frameStart >= nextClockCheck {
-                nextClockCheck = frameStart + 1
-                if let stepped = clock.stepped(from: session.settings.wallClock) { session.wallClockChanged(to: stepped) }
-            }
             // SDL reads the display only when it may have sent something, and at least
             // four times a second: pumping is also where SDL turns SIGTERM into SDL_QUIT
             // (a stop must take well under a second), and each pump costs some 30 µs of
@@ -206,6 +199,9 @@ public final class LiveApp {
             // Only now is the frame's model time known (a stall is cut out of it): place the
             // events, stamped on the real clock, inside this frame's span of model time.
             let frameTime = clock.frame()
+            // The time of day model time stands for, kept true to the system clock: a step
+            // (NTP, at last) or the stalls a slow frame cuts out of model time.
+            if let drifted = clock.drifted(from: session.settings.wallClock) { session.wallClockChanged(to: drifted.clock, step: drifted.step) }
             for i in inputs.indices { inputs[i].time = clock.modelTime(ofStamp: inputs[i].time) }
             let hadInput = !inputs.isEmpty
             var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart,

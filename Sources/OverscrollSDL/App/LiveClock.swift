@@ -15,6 +15,9 @@ struct LiveClock {
     private let ticksAtStart = Double(SDL_GetTicks64()) / 1000
     /// Real time cut out of model time so far.
     private var skipped = 0.0
+    /// What the system clock said real time 0 was when the model's wall clock was last set:
+    /// a change of it is the system clock being stepped.
+    private var realStartTold: Double?
     private var lastFrame: Double?
     /// Model time of the previous and the current frame: events land between them.
     private var previousFrameTime = -Double.infinity
@@ -36,30 +39,41 @@ struct LiveClock {
         return frameTime
     }
 
-    /// The wall clock as the model sees it: what time of day model time 0 was, read once
-    /// now, in the local time zone. A stall cut out of model time later (a suspend)
-    /// makes "Updated HH:MM" early by that stall.
-    func wallClock() -> WallClock {
+    /// The wall clock as the model sees it: what time of day model time 0 was, in the local
+    /// time zone (read once, at start: no time-zone file is read in a frame).
+    mutating func wallClock() -> WallClock {
         var real = timespec()
         clock_gettime(CLOCK_REALTIME, &real)
         var seconds = real.tv_sec
         var local = tm()
         localtime_r(&seconds, &local)
-        let wall = Double(real.tv_sec) + Double(real.tv_nsec) / 1e9
-        return WallClock(start: wall - now(), utcOffset: Double(local.tm_gmtoff))
+        realStartTold = Self.seconds(real) - now()
+        return WallClock(start: Self.seconds(real) - modelNow(), utcOffset: Double(local.tm_gmtoff))
     }
 
-    /// Whether the system clock was stepped since `clock` was read (by NTP, most often: a
-    /// board without a battery-backed clock boots behind): the same clock with the new
-    /// start, or nil. Two clock reads, no time-zone lookup (no file is read in a frame);
-    /// a drift under `tolerance` seconds is left to NTP's slewing.
-    func stepped(from clock: WallClock, tolerance: Double = 2) -> WallClock? {
+    /// `clock` with its start moved, when the time of day it gives for model time has moved
+    /// off the system clock by more than `tolerance` seconds, and how much of that move is
+    /// the system clock's own step; else nil. Two things move it: the system clock stepped
+    /// (NTP setting a board that booted without a battery-backed clock, an operator's
+    /// `date -s`), and stalls cut out of model time (a starved kiosk at 5 fps cuts a little
+    /// from most frames). Two clock reads; the caller asks every frame, before the model
+    /// steps, so the time a refresh ends is told on the clock as it is then.
+    mutating func drifted(from clock: WallClock, tolerance: Double = 0.05) -> (clock: WallClock, step: Double)? {
         var real = timespec()
         clock_gettime(CLOCK_REALTIME, &real)
-        let start = Double(real.tv_sec) + Double(real.tv_nsec) / 1e9 - now()
+        let wall = Self.seconds(real)
+        let start = wall - modelNow()
         guard abs(start - clock.start) > tolerance else { return nil }
-        return WallClock(start: start, utcOffset: clock.utcOffset)
+        let realStart = wall - now()
+        let step = realStartTold.map { realStart - $0 } ?? 0
+        realStartTold = realStart
+        return (WallClock(start: start, utcOffset: clock.utcOffset), step)
     }
+
+    /// Model time now: real time less the stalls cut out so far.
+    private func modelNow() -> Double { now() - skipped }
+
+    private static func seconds(_ t: timespec) -> Double { Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
 
     /// When model time `t` comes on the real clock (for sleeping until a timer is due).
     func realTime(ofModel t: Double) -> Double { t + skipped }

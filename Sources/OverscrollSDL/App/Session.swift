@@ -148,11 +148,11 @@ final class Session {
         try runRecord.finish()
     }
 
-    /// The system clock was stepped: the status line tells times on `clock` from now on,
-    /// and a reload keeps it (see `apply`).
-    func wallClockChanged(to clock: WallClock) {
+    /// The wall clock moved (`LiveClock.drifted`; `step` of it the system clock's own): the
+    /// status line tells times on `clock` from now on, and a reload keeps it (see `apply`).
+    func wallClockChanged(to clock: WallClock, step: Double) {
         settings.wallClock = clock
-        model.wallClockChanged(to: clock)
+        model.wallClockChanged(to: clock, step: step)
     }
 
     /// New settings while running (a reload): timers, threshold and timeouts, the refresh
