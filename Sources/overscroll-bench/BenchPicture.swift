@@ -7,14 +7,15 @@ import OverscrollSDL
 /// script/cage-test compares a compositor's screenshot of the same replay with.
 struct Picture: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a gesture script headless and write its last frame as a binary PPM (the rows are the built-in sample).")
+        abstract: "Play a gesture script headless and write its last frame as a binary PPM (the rows are the built-in sample unless --content).")
     @Argument(help: ArgumentHelp("Gesture script.", valueName: "file")) var script: String
     @Option(help: ArgumentHelp("Window size.", valueName: "WxH")) var size = SizeOption(width: 480, height: 800)
     @Option(help: ArgumentHelp("Where to write the picture.", valueName: "file.ppm")) var out: String
+    @Option(help: ArgumentHelp("Rows from this file, one per line (script/vm-test's reload).", valueName: "file")) var content: String?
 
     func run() {
         let parsed = Bench.script(script, default: "").script
-        let runner = Bench.runner(script: parsed, size: size)
+        let runner = Bench.runner(script: parsed, size: size, rows: Bench.rows(file: content))
         _ = runner.run()
         let renderer = runner.display.renderer
         SDL_RenderFlush(renderer)

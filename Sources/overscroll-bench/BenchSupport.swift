@@ -36,10 +36,19 @@ enum Bench {
         SampleRows.rows
     }
 
-    static func settings() -> AppSettings {
+    /// The rows of a plain content file (one per line, UTF-8; the kiosk's own loader, BOM
+    /// and CR included, is the program's business), or the built-in sample.
+    static func rows(file: String?) -> [String] {
+        guard let file else { return rows() }
+        guard let data = FileManager.default.contents(atPath: file) else { fail("\(file): cannot read the content file", code: 66) }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .dropLast(data.last == UInt8(ascii: "\n") ? 1 : 0).map(String.init)
+    }
+
+    static func settings(rows: [String] = rows()) -> AppSettings {
         let font: String
         do { font = try FontLocator.locate(explicit: nil) } catch { fail(error.description, code: 66) }
-        var s = AppSettings(rows: rows(), fontPath: font)
+        var s = AppSettings(rows: rows, fontPath: font)
         s.sound = false
         return s
     }
@@ -54,7 +63,7 @@ enum Bench {
         }
     }
 
-    static func runner(script: GestureScript, size: SizeOption, repeats: Int = 1, window: Bool = false,
+    static func runner(script: GestureScript, size: SizeOption, rows: [String] = rows(), repeats: Int = 1, window: Bool = false,
                        checkpoint: ((Int) -> Void)? = nil, beforeFrame: (() -> Void)? = nil) -> ReplayRunner {
         var options = ReplayRunner.Options(script: script)
         options.window = window
@@ -64,7 +73,7 @@ enum Bench {
         options.width = size.width
         options.height = size.height
         options.repeatCount = repeats
-        do { return try ReplayRunner(settings: settings(), options: options, warn: { _ in }) } catch {
+        do { return try ReplayRunner(settings: settings(rows: rows), options: options, warn: { _ in }) } catch {
             fail(error.description, code: 69)
         }
     }

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+"""The guest side of script/vm-test: a command agent on the second serial port and the
+touchscreen, in one process started by vm-agent.service before either kiosk unit.
+
+The touchscreen is a uinput type-B multitouch device, as a panel's kernel driver makes
+one: ABS_MT_SLOT, ABS_MT_TRACKING_ID, ABS_MT_POSITION_X/Y (and ABS_X/Y for the single
+touch view), BTN_TOUCH, INPUT_PROP_DIRECT, axes in screen pixels (720x1280). udev tags it
+ID_INPUT_TOUCHSCREEN=1; SDL's evdev code (KMSDRM) and libinput (cage) both take it. It is
+made before READY=1, so the kiosk finds it at start as it would find a panel at boot.
+
+Protocol on /dev/ttyS1 (no login, no network): the host writes one line per request,
+`REQ <id> <base64 JSON>`, and gets `RES <id> <base64 JSON>` back. At start the agent
+writes `HELLO <boot id>` so the host knows a (re)boot has finished. Requests:
+  {"sh": "command", "timeout": 30}    -> {"rc": N, "out": "...", "err": "..."}
+  {"touch": [["down", slot, x, y], ["move", slot, x, y, ms], ["up", slot],
+             ["wait", ms]]}           -> {"rc": 0}: the steps played in real time
+"""
+import base64, json, os, socket, subprocess, sys, termios, time, tty
+
+from evdev import AbsInfo, UInput, ecodes as e
+
+W, H = 720, 1280
+SLOTS = 10
+
+
+def make_touchscreen():
+    caps = {
+        e.EV_KEY: [e.BTN_TOUCH],
+        e.EV_ABS: [
+            (e.ABS_X, AbsInfo(0, 0, W - 1, 0, 0, 0)),
+            (e.ABS_Y, AbsInfo(0, 0, H - 1, 0, 0, 0)),
+            (e.ABS_MT_SLOT, AbsInfo(0, 0, SLOTS - 1, 0, 0, 0)),
+            (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
+            (e.ABS_MT_POSITION_X, AbsInfo(0, 0, W - 1, 0, 0, 0)),
+            (e.ABS_MT_POSITION_Y, AbsInfo(0, 0, H - 1, 0, 0, 0)),
+        ],
+    }
+    return UInput(caps, name="vm-test touchscreen", vendor=0x1234, product=0x5678,
+                  input_props=[e.INPUT_PROP_DIRECT])
+
+
+class Touch:
+    def __init__(self, ui):
+        self.ui = ui
+        self.down = {}          # slot -> (x, y)
+        self.next_id = 1
+        self.slot = -1
+
+    def _slot(self, slot):
+        if slot != self.slot:
+            self.ui.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+            self.slot = slot
+
+    def _single(self):
+        # The single-touch view follows the lowest finger down, as kernel drivers do.
+        if self.down:
+            x, y = self.down[min(self.down)]
+            self.ui.write(e.EV_ABS, e.ABS_X, x)
+            self.ui.write(e.EV_ABS, e.ABS_Y, y)
+
+    def press(self, slot, x, y):
+        first = not self.down
+        self._slot(slot)
+        self.ui.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, self.next_id)
+        self.next_id += 1
+        self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+        self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+        self.down[slot] = (x, y)
+        if first:
+            self.ui.write(e.EV_KEY, e.BTN_TOUCH, 1)
+        self._single()
+        self.ui.syn()
+
+    def motion(self, slot, x, y):
+        self._slot(slot)
+        self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+        self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+        self.down[slot] = (x, y)
+        self._single()
+        self.ui.syn()
+
+    def release(self, slot):
+        self._slot(slot)
+        self.ui.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, -1)
+        self.down.pop(slot, None)
+        if not self.down:
+            self.ui.write(e.EV_KEY, e.BTN_TOUCH, 0)
+        self._single()
+        self.ui.syn()
+
+    def play(self, steps):
+        for step in steps:
+            kind = step[0]
+            if kind == "down":
+                self.press(int(step[1]), int(step[2]), int(step[3]))
+            elif kind == "up":
+                self.release(int(step[1]))
+            elif kind == "wait":
+                time.sleep(step[1] / 1000)
+            elif kind == "move":
+                slot, x1, y1, ms = int(step[1]), int(step[2]), int(step[3]), float(step[4])
+                x0, y0 = self.down[slot]
+                # A panel reports at about 100 Hz: a point every 10 ms, on the monotonic clock.
+                n = max(1, int(ms / 10))
+                start = time.monotonic()
+                for i in range(1, n + 1):
+                    due = start + ms / 1000 * i / n
+                    delay = due - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+                    self.motion(slot, round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
+            else:
+                raise ValueError(f"unknown touch step {step!r}")
+
+
+def notify_ready():
+    path = os.environ.get("NOTIFY_SOCKET")
+    if not path:
+        return
+    if path.startswith("@"):
+        path = "\0" + path[1:]
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.sendto(b"READY=1", path)
+    s.close()
+
+
+def main():
+    touch = Touch(make_touchscreen())
+    # Let udev see the device before anything that wants it starts.
+    subprocess.run(["udevadm", "settle", "-t", "10"], check=False)
+    port = os.open("/dev/ttyS1", os.O_RDWR | os.O_NOCTTY)
+    tty.setraw(port)
+    attrs = termios.tcgetattr(port)
+    attrs[4] = attrs[5] = termios.B115200
+    termios.tcsetattr(port, termios.TCSANOW, attrs)
+    notify_ready()
+    reader = os.fdopen(port, "rb", buffering=0)
+    boot_id = open("/proc/sys/kernel/random/boot_id").read().strip()
+
+    def send(line):
+        data = line.encode() + b"\n"
+        while data:
+            data = data[os.write(port, data):]
+
+    send(f"HELLO {boot_id}")
+    buf = b""
+    while True:
+        chunk = reader.read(4096)
+        if not chunk:
+            time.sleep(0.05)
+            continue
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            parts = line.strip().split(b" ")
+            if len(parts) != 3 or parts[0] != b"REQ":
+                if line.strip() == b"PING":
+                    send(f"HELLO {boot_id}")
+                continue
+            rid = parts[1].decode()
+            try:
+                req = json.loads(base64.b64decode(parts[2]))
+                if "sh" in req:
+                    try:
+                        p = subprocess.run(["/bin/sh", "-c", req["sh"]], capture_output=True,
+                                           timeout=req.get("timeout", 60), stdin=subprocess.DEVNULL)
+                        res = {"rc": p.returncode, "out": p.stdout.decode(errors="replace"),
+                               "err": p.stderr.decode(errors="replace")}
+                    except subprocess.TimeoutExpired as x:
+                        res = {"rc": 124, "out": (x.stdout or b"").decode(errors="replace"),
+                               "err": f"timed out after {req.get('timeout', 60)} s"}
+                elif "touch" in req:
+                    touch.play(req["touch"])
+                    res = {"rc": 0}
+                else:
+                    res = {"rc": 64, "err": f"unknown request {req!r}"}
+            except Exception as x:  # the host gets the error, the agent goes on
+                res = {"rc": 70, "err": f"agent: {type(x).__name__}: {x}"}
+            send(f"RES {rid} " + base64.b64encode(json.dumps(res).encode()).decode())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""The host side of script/vm-test: boots the image in QEMU and checks both kiosk units.
+
+Run by script/vm-test (which builds the image and the headless reference pictures); it
+prints one line per check, `PASS`, `FAIL` or `XFAIL` (a failure of a known, named bug),
+and exits 1 when any check FAILs. Screenshots are QEMU monitor `screendump`s: what the
+virtio-gpu scanout shows, the real picture. The guest is driven through the agent on its
+second serial port (script/vm/agent.py): shell commands and touch on a uinput panel.
+"""
+import argparse, base64, datetime, json, os, re, socket, subprocess, sys, time, zlib
+
+import numpy as np
+
+W, H = 720, 1280
+
+
+# ---------------------------------------------------------------- pictures
+
+def read_ppm(path):
+    data = open(path, "rb").read()
+    # The header's four fields, then exactly one whitespace byte: the pixels may begin
+    # with bytes that look like whitespace.
+    fields, i = [], 0
+    while len(fields) < 4:
+        while data[i:i + 1].isspace():
+            i += 1
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j])
+        i = j
+    assert fields[0] == b"P6", f"{path}: not a binary PPM"
+    w, h = int(fields[1]), int(fields[2])
+    return np.frombuffer(data[i + 1:i + 1 + w * h * 3], dtype=np.uint8).reshape(h, w, 3)
+
+
+def write_png(path, img):
+    h, w, _ = img.shape
+    raw = b"".join(b"\x00" + img[y].tobytes() for y in range(h))
+
+    def chunk(kind, body):
+        c = kind + body
+        return len(body).to_bytes(4, "big") + c + zlib.crc32(c).to_bytes(4, "big")
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", w.to_bytes(4, "big") + h.to_bytes(4, "big") + b"\x08\x02\x00\x00\x00")
+           + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+    with open(path, "wb") as f:
+        f.write(png)
+
+
+def compare(shot, ref, top=0, bottom=H):
+    """How far the screenshot is from the headless reference in rows [top, bottom).
+    GL and the CPU renderer round antialiased edges differently and a glyph may sit half a
+    pixel apart, so a pixel matches when some pixel within one of the same place in the
+    other picture is within 20 in every channel. Two shares: of all pixels (the list's
+    background is dark, about 30: a black screen misses everywhere), and of the text's
+    ink (pixels brighter than 100 in either picture: a list drawn at another offset, or
+    other rows, misses there). Returns (all, ink, flat)."""
+    a = shot[top:bottom].astype(np.int16)
+    b = ref[top:bottom].astype(np.int16)
+
+    def miss(x, y):
+        best = np.full(x.shape[:2], 255, dtype=np.int16)
+        pad = np.pad(y, ((1, 1), (1, 1), (0, 0)), mode="edge")
+        for dy in (0, 1, 2):
+            for dx in (0, 1, 2):
+                shifted = pad[dy:dy + x.shape[0], dx:dx + x.shape[1]]
+                best = np.minimum(best, np.abs(x - shifted).max(axis=2))
+        return best > 20
+    miss_a, miss_b = miss(a, b), miss(b, a)
+    ink_a, ink_b = a.max(axis=2) > 100, b.max(axis=2) > 100
+    ink = int(ink_a.sum() + ink_b.sum())
+    ink_miss = float((miss_a & ink_a).sum() + (miss_b & ink_b).sum()) / max(1, ink)
+    every = float((miss_a | miss_b).mean())
+    flat = int(shot[top:bottom].reshape(-1, 3).std(axis=0).max()) < 4
+    return every, ink_miss, flat
+
+
+def verdict(result, tol=0.01, ink_tol=0.08):
+    every, ink, flat = result
+    ok = every <= tol and ink <= ink_tol and not flat
+    text = f"{every:.2%} of pixels and {ink:.1%} of the text's ink differ from the headless frame"
+    return ok, text + (" (the screen is flat: black?)" if flat else "")
+
+
+# ---------------------------------------------------------------- the VM
+
+class VM:
+    def __init__(self, args):
+        self.args = args
+        self.work = args.work
+        self.mon = None
+        self.ctl = None
+        self.buf = b""
+        self.rid = 0
+        self.proc = None
+
+    def start(self):
+        a = self.args
+        cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "2048", "-smp", "2",
+               *a.accel.split(), "-kernel", a.kernel, "-initrd", a.initrd,
+               "-append", "root=/dev/vda rw console=ttyS0 consoleblank=0 systemd.show_status=0",
+               "-drive", f"file={a.disk},if=virtio,format=qcow2",
+               "-device", f"virtio-gpu-pci,xres={W},yres={H}",
+               "-display", "none", "-nic", "none", "-no-user-config", "-nodefaults",
+               # The clock years behind at boot, as on a board without a battery-backed RTC.
+               "-rtc", f"base={a.rtc},clock=host", "-pidfile", f"{self.work}/qemu.pid",
+               "-serial", f"file:{self.work}/console.log",
+               "-chardev", f"socket,id=ctl,path={self.work}/ctl.sock,server=on,wait=off",
+               "-device", "isa-serial,chardev=ctl",
+               "-monitor", f"unix:{self.work}/mon.sock,server,nowait"]
+        self.proc = subprocess.Popen(cmd, stdout=open(f"{self.work}/qemu.log", "w"), stderr=subprocess.STDOUT)
+        for _ in range(100):
+            if os.path.exists(f"{self.work}/mon.sock") and os.path.exists(f"{self.work}/ctl.sock"):
+                break
+            if self.proc.poll() is not None:
+                raise SystemExit(f"vm-test: FAIL: qemu exited {self.proc.returncode}: {open(f'{self.work}/qemu.log').read()[-500:]}")
+            time.sleep(0.1)
+        self.mon = socket.socket(socket.AF_UNIX)
+        self.mon.connect(f"{self.work}/mon.sock")
+        self.mon.settimeout(30)
+        self._mon_read()
+        self.ctl = socket.socket(socket.AF_UNIX)
+        self.ctl.connect(f"{self.work}/ctl.sock")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            try:
+                self.monitor("quit")
+            except Exception:
+                pass
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def _mon_read(self):
+        out = b""
+        while not out.endswith(b"(qemu) "):
+            chunk = self.mon.recv(65536)
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+    def monitor(self, command):
+        self.mon.sendall(command.encode() + b"\n")
+        return self._mon_read().decode(errors="replace")
+
+    def screendump(self, path):
+        if os.path.exists(path):
+            os.unlink(path)
+        self.monitor(f"screendump {path}")
+        for _ in range(100):
+            if os.path.exists(path) and os.path.getsize(path) > W * H * 3:
+                return read_ppm(path)
+            time.sleep(0.05)
+        raise RuntimeError("screendump wrote nothing")
+
+    def _line(self, timeout):
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            self.ctl.settimeout(left)
+            try:
+                chunk = self.ctl.recv(65536)
+            except socket.timeout:
+                raise TimeoutError
+            if not chunk:
+                raise RuntimeError("the command channel closed")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode(errors="replace").strip()
+
+    def hello(self, timeout, not_boot=None):
+        """Waits for the agent of a boot other than `not_boot`; returns its boot id."""
+        deadline = time.monotonic() + timeout
+        last_ping = 0
+        while time.monotonic() < deadline:
+            if time.monotonic() - last_ping > 3:
+                self.ctl.sendall(b"PING\n")
+                last_ping = time.monotonic()
+            try:
+                line = self._line(1)
+            except TimeoutError:
+                continue
+            if line.startswith("HELLO ") and line[6:] != not_boot:
+                return line[6:]
+        raise SystemExit(f"vm-test: FAIL: the guest's agent did not answer within {timeout} s (console: {self.work}/console.log)")
+
+    def request(self, req, timeout=90):
+        self.rid += 1
+        rid = str(self.rid)
+        self.ctl.sendall(f"REQ {rid} ".encode() + base64.b64encode(json.dumps(req).encode()) + b"\n")
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._line(max(0.1, deadline - time.monotonic()))
+            parts = line.split(" ")
+            if len(parts) == 3 and parts[0] == "RES" and parts[1] == rid:
+                return json.loads(base64.b64decode(parts[2]))
+
+    def sh(self, command, timeout=60):
+        res = self.request({"sh": command, "timeout": timeout}, timeout + 10)
+        return res["rc"], res.get("out", "") + res.get("err", "")
+
+    def out(self, command, timeout=60):
+        return self.sh(command, timeout)[1].strip()
+
+    def touch(self, *steps):
+        res = self.request({"touch": list(steps)}, 60)
+        if res["rc"] != 0:
+            raise RuntimeError(res.get("err"))
+
+
+# ---------------------------------------------------------------- checks
+
+class Checks:
+    def __init__(self, xfail, strict):
+        self.xfail = xfail          # check-name prefix -> the known bug
+        self.strict = strict
+        self.results = []
+
+    def known(self, name):
+        for key, bug in self.xfail.items():
+            if re.fullmatch(key, name):
+                return bug
+        return None
+
+    def record(self, name, ok, detail):
+        bug = self.known(name)
+        if ok:
+            word = "PASS" if not bug else "PASS (was XFAIL: " + bug + ")"
+        elif bug and not self.strict:
+            word = f"XFAIL ({bug})"
+        else:
+            word = "FAIL"
+        self.results.append((name, word.split()[0]))
+        print(f"vm-test: {word:5} {name}: {detail}", flush=True)
+        return ok
+
+    def failed(self):
+        return [n for n, w in self.results if w == "FAIL"]
+
+
+def csv_rows(text):
+    lines = [l for l in text.splitlines() if l]
+    if not lines:
+        return []
+    head = lines[0].split(",")
+    rows = []
+    for l in lines[1:]:
+        cells = l.split(",")
+        if len(cells) == len(head):
+            rows.append(dict(zip(head, cells)))
+    return rows
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.vm = VM(args)
+        self.c = Checks(json.loads(args.xfail), args.strict)
+        self.out = args.out
+        self.refs = {}
+        self.phase_started = time.monotonic()
+        self.started = []
+        self.current = None
+
+    def ref(self, name):
+        if name not in self.refs:
+            self.refs[name] = read_ppm(os.path.join(self.args.refs, name + ".ppm"))
+        return self.refs[name]
+
+    def shot(self, unit, name):
+        img = self.vm.screendump(f"{self.vm.work}/shot.ppm")
+        write_png(os.path.join(self.out, f"{unit}-{name}.png"), img)
+        return img
+
+    def settle(self, unit, name, ref, top=0, bottom=H, timeout=30, tol=0.01):
+        """Screenshots until one matches the reference (or the time is up): the first
+        frame may take seconds under emulation. Returns (ok, words)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            img = self.vm.screendump(f"{self.vm.work}/shot.ppm")
+            ok, text = verdict(compare(img, ref, top, bottom), tol)
+            if ok or time.monotonic() > deadline:
+                write_png(os.path.join(self.out, f"{unit}-{name}.png"), img)
+                return ok, text + f"; {self.out}/{unit}-{name}.png"
+            time.sleep(1)
+
+    def frames(self, unit):
+        run = self.latest_run()
+        return csv_rows(self.vm.out(f"cat {run}/frames.csv")) if run else []
+
+    def latest_run(self):
+        """This start's run folder (check_runs saw it appear)."""
+        return f"/var/lib/overscroll/reports/{self.current}" if self.current else None
+
+    def runs(self):
+        return set(self.vm.out("cd /var/lib/overscroll/reports 2>/dev/null && ls -1").split())
+
+    def check_runs(self, name, when):
+        """report-keep = 3 (the image's drop-in): the three runs started last are there,
+        the others gone, by the order they started (the test knows it), not by their
+        names (written by a clock that was years behind, then right)."""
+        now = self.runs()
+        new = sorted(now - set(self.started))
+        self.started += new
+        if new:
+            self.current = new[-1]
+        want = set(self.started[-3:])
+        lost, extra = sorted(want - now), sorted(now - want)
+        self.c.record(name, not lost and not extra and len(new) == 1,
+                      f"after {when}: runs in the order they started: {' '.join(self.started)}; "
+                      f"{len(new)} new; kept {len(now)} (report-keep 3)"
+                      + (f"; deleted though among the last 3 started: {' '.join(lost)}" if lost else "")
+                      + (f"; kept though older: {' '.join(extra)}" if extra else ""))
+
+    def journal(self, unit, since_cursor=None):
+        after = f"--after-cursor='{since_cursor}'" if since_cursor else ""
+        return self.vm.out(f"journalctl -b -u {unit} -o cat --no-pager {after}")
+
+    def cursor(self):
+        return self.vm.out("journalctl -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p'")
+
+    def wait(self, what, fn, timeout, step=0.5):
+        deadline = time.monotonic() + timeout
+        while True:
+            v = fn()
+            if v or time.monotonic() > deadline:
+                return v
+            time.sleep(step)
+
+    def show(self, unit, *props):
+        text = self.vm.out(f"systemctl show {unit} " + " ".join(f"-p {p}" for p in props))
+        return dict(l.split("=", 1) for l in text.splitlines() if "=" in l)
+
+    def phase(self, name):
+        now = time.monotonic()
+        print(f"vm-test: time: {name} after {now - self.phase_started:.0f} s", flush=True)
+        self.phase_started = now
+
+    # ---- one unit, from its start at boot
+    def unit_checks(self, unit):
+        vm, c = self.vm, self.c
+        u = unit.replace("overscroll-", "")
+        boot_year = int(vm.out("date -u +%Y"))
+        c.record(f"{u}.clock-behind", boot_year <= time.gmtime().tm_year - 2,
+                 f"the guest booted with its clock at {vm.out('date -u +%FT%T')} (the host's year is {time.gmtime().tm_year})")
+
+        # Ready: Type=notify units are active only after READY=1 (the app sends it after its first frame).
+        state = self.wait("active", lambda: (lambda s: s if s.get("SubState") == "running" and s.get("ActiveState") == "active" else None)(
+            self.show(unit, "ActiveState", "SubState")), 120, 1) or self.show(unit, "ActiveState", "SubState")
+        info = self.show(unit, "ActiveState", "SubState", "NRestarts", "MainPID", "StatusErrno", "Result")
+        c.record(f"{u}.ready", info.get("ActiveState") == "active" and info.get("SubState") == "running" and info.get("NRestarts") == "0",
+                 f"{unit}: {info.get('ActiveState')} ({info.get('SubState')}), restarts {info.get('NRestarts')}, result {info.get('Result')}")
+        log = self.journal(unit)
+        started = [l for l in log.splitlines() if "started: video" in l]
+        c.record(f"{u}.journal-started", bool(started),
+                 (started[0] if started else "no 'started:' line in journalctl -u " + unit + "; its last lines: " + " | ".join(log.splitlines()[-4:])))
+        ok = len(started) == 1 or not started
+        main_pid = info.get("MainPID")
+
+        # Report folders: kept by the order runs started, whatever their names say.
+        self.check_runs(f"{u}.reports-kept", "this start")
+
+        # The list on the screen before any touch.
+        ok, text = self.settle(u, "idle", self.ref("idle"))
+        c.record(f"{u}.idle-screen", ok, text)
+
+        # Reload with changed content: the new rows without a touch.
+        cur = self.cursor()
+        vm.sh("printf 'content = \"/etc/overscroll/vm-rows.txt\"\\n' > /etc/overscroll/kiosk.toml.d/60-vm-rows.toml && "
+              f"systemctl reload {unit}")
+        ok, text = self.settle(u, "reloaded", self.ref("reloaded"))
+        rl = [l for l in self.journal(unit, cur).splitlines() if "reloaded" in l or "refused" in l]
+        c.record(f"{u}.reload", ok and any("changed content" in l for l in rl),
+                 f"journal: {rl[0] if rl else 'no reload line'}; the new rows: {text}")
+
+        # A pull by touch: the arc and the status line mid-pull (armed), then the refresh.
+        before = len(self.frames(unit))
+        cur = self.cursor()
+        vm.touch(["down", 0, 360, 200], ["move", 0, 360, 800, 800], ["wait", 1500])
+        ok, text = self.settle(u, "pull", self.ref("pull"), 0, 420, timeout=8, tol=0.02)
+        c.record(f"{u}.pull-arc", ok, f"mid-pull, the top 420 rows (arc, 'Release to refresh'): {text}")
+        vm.touch(["up", 0])
+        line = self.wait("refreshed", lambda: [l for l in self.journal(unit, cur).splitlines() if "refreshed:" in l or "refresh failed" in l], 30)
+        fr = self.frames(unit)[before:]
+        states = {r.get("refresh_state") for r in fr}
+        rows = [int(r["rows"]) for r in fr if r.get("rows", "").isdigit()]
+        c.record(f"{u}.refresh", bool(line) and "refreshed:" in line[0] and "armed" in states and rows and max(rows) == min(rows) + 3,
+                 f"journal: {line[0] if line else 'no outcome line'}; states {sorted(s for s in states if s)}; rows {min(rows) if rows else '?'} -> {max(rows) if rows else '?'}")
+        ok, text = self.settle(u, "refreshed", self.ref("refreshed"), timeout=20)
+        c.record(f"{u}.new-rows", ok, f"after the refresh, three new rows on top: {text}")
+
+        # The clock stepped forward (to 12:00 today, years ahead) during a reload's read.
+        target = datetime.datetime.now(datetime.timezone.utc).replace(hour=12, minute=0, second=0, microsecond=0)
+        cur = self.cursor()
+        vm.sh(f"systemctl reload {unit} & date -u -s @{int(target.timestamp())} >/dev/null; wait")
+        clock = vm.out("date -u +%FT%T")
+        time.sleep(2)
+        # A refresh now: the status line's time is the clock's, 12:00.
+        vm.touch(["down", 0, 360, 200], ["move", 0, 360, 800, 800], ["wait", 300], ["up", 0])
+        self.wait("refreshed", lambda: [l for l in self.journal(unit, cur).splitlines() if "refreshed:" in l], 30)
+        time.sleep(3)
+        vm.touch(["down", 0, 360, 200], ["move", 0, 360, 400, 500], ["wait", 1500])
+        ok, text = self.settle(u, "status-time", self.ref("status"), 0, 300, timeout=8, tol=0.02)
+        vm.touch(["up", 0])
+        c.record(f"{u}.status-time", ok, f"clock stepped to {clock}; a short pull after a refresh, the top 300 rows ('Pull to refresh · updated 12:00'): {text}")
+        info2 = self.show(unit, "ActiveState", "SubState", "NRestarts", "MainPID")
+        after = self.journal(unit, cur)
+        bad_lines = [l for l in after.splitlines() if re.search(r"stalled|refused|cannot read|exit|error", l, re.I)]
+        c.record(f"{u}.clock-step", info2.get("MainPID") == main_pid and info2.get("NRestarts") == "0" and not bad_lines,
+                 f"after the step: pid {info2.get('MainPID')} (was {main_pid}), restarts {info2.get('NRestarts')}, {info2.get('SubState')}; "
+                 + (f"journal: {bad_lines[0]}" if bad_lines else "no read failed"))
+        fr = self.frames(unit)
+        t = [float(r["t_ms"]) for r in fr]
+        back = sum(1 for a, b in zip(t, t[1:]) if b < a)
+        jump = max((b - a for a, b in zip(t, t[1:])), default=0)
+        iv = [float(r["interval_ms"]) for r in fr if r.get("interval_ms")]
+        c.record(f"{u}.frame-times", bool(fr) and back == 0 and jump < 600_000 and iv and min(iv) >= 0 and max(iv) < 60_000,
+                 f"{len(t)} frames: t_ms went back {back} times, longest gap {jump / 1000:.1f} s; interval_ms "
+                 f"{min(iv) if iv else '?'}..{max(iv) if iv else '?'} (the clock stepped years ahead)")
+
+        # A fling: momentum after the finger lifts, then rest.
+        time.sleep(2)
+        before = len(self.frames(unit))
+        vm.touch(["down", 0, 360, 1000], ["move", 0, 360, 400, 150], ["up", 0])
+        def rested():
+            fr = self.frames(unit)[before:]
+            return fr if len(fr) > 3 and all(abs(float(r["velocity"])) < 0.001 for r in fr[-3:]) else None
+        fr = self.wait("rest", rested, 40, 1) or self.frames(unit)[before:]
+        mom = [r for r in fr if r.get("ui_state") == "momentum"]
+        moved = (float(mom[-1]["content_offset"]) - float(mom[0]["content_offset"])) if mom else 0.0
+        final = fr[-1] if fr else {}
+        c.record(f"{u}.fling", len(mom) >= 2 and abs(moved) > 40 and bool(final) and abs(float(final.get("velocity", 1))) < 0.001,
+                 f"{len(mom)} momentum frames moved the list {moved:.0f} pt after the finger lifted; at rest at {final.get('content_offset', '?')} ({final.get('ui_state', '?')})")
+        self.shot(u, "fling")
+
+        # A tap selects a row.
+        time.sleep(1)
+        before = len(self.frames(unit))
+        vm.touch(["down", 0, 360, 640], ["wait", 60], ["up", 0], ["wait", 1500])
+        fr = self.frames(unit)[before:]
+        taps = [r for r in fr if "tap" in r.get("events", "")]
+        sel = [r.get("selected") for r in fr if r.get("selected") not in ("", "-1", None)]
+        c.record(f"{u}.tap", bool(taps) and bool(sel), f"{len(taps)} tap frames, selected row {sel[-1] if sel else 'none'}")
+        self.shot(u, "tap")
+
+        # A second finger does not jump the list.
+        time.sleep(1)
+        before = len(self.frames(unit))
+        vm.touch(["down", 0, 360, 700], ["move", 0, 360, 650, 200], ["wait", 300],
+                 ["down", 1, 360, 300], ["move", 1, 360, 600, 300], ["wait", 300], ["up", 1], ["wait", 300],
+                 ["up", 0], ["wait", 1500])
+        fr = self.frames(unit)[before:]
+        offs = [float(r["content_offset"]) for r in fr]
+        step = max((abs(b - a) for a, b in zip(offs, offs[1:])), default=0)
+        total = (max(offs) - min(offs)) if offs else 0
+        c.record(f"{u}.second-finger", len(offs) > 2 and step < 40 and total < 90,
+                 f"{len(offs)} frames: the list moved {total:.0f} pt in all (the first finger dragged 50), at most {step:.0f} pt in a frame (the second finger moved 300)")
+
+        # Stop: within TimeoutStopSec, the report complete.
+        run = self.latest_run()
+        t0 = time.monotonic()
+        vm.sh(f"systemctl stop {unit}", 60)
+        took = time.monotonic() - t0
+        info = self.show(unit, "Result", "ExecMainStatus", "ExecMainCode", "TimeoutStopUSec")
+        summary = vm.out(f"cat {run}/summary.json")
+        try:
+            s = json.loads(summary)
+            frames = s.get("frames") or s.get("all", {}).get("frames") or 0
+            complete = bool(s)
+        except ValueError:
+            s, frames, complete = {}, 0, False
+        files = vm.out(f"ls {run}").split()
+        c.record(f"{u}.stop", took < 5 and info.get("Result") == "success" and complete and "frames.csv" in files,
+                 f"systemctl stop took {took:.1f} s, result {info.get('Result')}, exit {info.get('ExecMainStatus')}; {run}: {' '.join(files)}; summary.json {'parses' if complete else 'is not JSON'}")
+        return run, summary
+
+    def metrics(self, unit):
+        """README step 8, as it says, in the guest; then the unit restarted and node_exporter asked."""
+        vm, c, u = self.vm, self.c, unit.replace("overscroll-", "")
+        vm.sh("chgrp overscroll /var/lib/prometheus/node-exporter && chmod g+w /var/lib/prometheus/node-exporter && "
+              "sed -i 's|^# *metrics = |metrics = |' /etc/overscroll/kiosk.toml && systemctl restart " + unit, 90)
+        fetch = ("python3 -c \"import urllib.request as u; print(u.urlopen('http://127.0.0.1:9100/metrics', timeout=5)"
+                 ".read().decode())\" | grep -E '^overscroll_|textfile' ")
+        self.check_runs(f"{u}.reports-kept-restart", "systemctl restart (the clock now right)")
+        got = self.wait("metrics", lambda: [l for l in vm.out(fetch).splitlines() if l.startswith("overscroll_")], 40, 2)
+        errs = [l for l in vm.out(fetch).splitlines() if "scrape_error" in l or "textfile_mtime" in l]
+        mode = vm.out("stat -c '%a %U:%G' /var/lib/prometheus/node-exporter/overscroll.prom 2>&1")
+        c.record(f"{u}.node-exporter", bool(got),
+                 f"{len(got)} overscroll_ lines from node_exporter on :9100 (e.g. {got[0] if got else '-'}); the file: {mode}; {' '.join(errs)[:160]}")
+
+    def main(self):
+        a, vm = self.args, self.vm
+        vm.start()
+        boot = vm.hello(a.boot_timeout)
+        self.phase("boot 1 (to the agent)")
+        self.started = vm.out("cat /etc/vm-test-earlier-runs").split()
+        run1, summary1 = self.unit_checks("overscroll-kiosk")
+        self.metrics("overscroll-kiosk")
+        self.phase("overscroll-kiosk checks")
+        # The cage unit on the next boot, as an operator would switch.
+        vm.sh("systemctl stop overscroll-kiosk; systemctl disable overscroll-kiosk && systemctl enable overscroll-cage && "
+              "systemctl set-default graphical.target && sed -i 's|^metrics = |# metrics = |' /etc/overscroll/kiosk.toml && "
+              "rm -f /etc/overscroll/kiosk.toml.d/60-vm-rows.toml && sync", 60)
+        vm.sh("systemctl reboot", 10)
+        vm.hello(a.boot_timeout, boot)
+        self.phase("boot 2 (to the agent)")
+        kept = vm.out(f"cat {run1}/summary.json") if run1 else ""
+        self.c.record("report-survives-reboot", bool(run1) and kept == summary1 and bool(summary1),
+                      f"{run1}/summary.json after the reboot: {'the same' if kept == summary1 and summary1 else 'missing or changed'}")
+        self.unit_checks("overscroll-cage")
+        self.metrics("overscroll-cage")
+        self.phase("overscroll-cage checks")
+        vm.sh("journalctl -b -o short-monotonic --no-pager > /tmp/journal.txt; ls -lR /var/lib/overscroll/reports > /tmp/reports.txt", 30)
+        for f in ("journal.txt", "reports.txt"):
+            open(os.path.join(self.out, f), "w").write(vm.out(f"cat /tmp/{f}"))
+        vm.stop()
+        failed = self.c.failed()
+        n = len(self.c.results)
+        xf = sum(1 for _, w in self.c.results if w == "XFAIL")
+        print(f"vm-test: {n - len(failed) - xf} passed, {xf} known failures (XFAIL), {len(failed)} failed"
+              + (f": {' '.join(failed)}" if failed else ""))
+        return 1 if failed else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--work", required=True)
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--initrd", required=True)
+    p.add_argument("--disk", required=True)
+    p.add_argument("--refs", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--accel", default="-accel tcg -cpu max")
+    p.add_argument("--rtc", default="2020-06-01T09:00:00")
+    p.add_argument("--boot-timeout", type=int, default=180)
+    p.add_argument("--xfail", default="{}")
+    p.add_argument("--strict", action="store_true")
+    args = p.parse_args()
+    run = Run(args)
+    try:
+        return run.main()
+    finally:
+        run.vm.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
