@@ -75,7 +75,7 @@ def compare(shot, ref, top=0, bottom=H):
     return every, ink_miss, flat
 
 
-def verdict(result, tol=0.01, ink_tol=0.08):
+def verdict(result, tol=0.005, ink_tol=0.02):
     every, ink, flat = result
     ok = every <= tol and ink <= ink_tol and not flat
     text = f"{every:.2%} of pixels and {ink:.1%} of the text's ink differ from the headless frame"
@@ -98,7 +98,7 @@ class VM:
         a = self.args
         cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "2048", "-smp", "2",
                *a.accel.split(), "-kernel", a.kernel, "-initrd", a.initrd,
-               "-append", "root=/dev/vda rw console=ttyS0 consoleblank=0 systemd.show_status=0",
+               "-append", "root=/dev/vda rw console=ttyS0 consoleblank=0 quiet systemd.show_status=0",
                "-drive", f"file={a.disk},if=virtio,format=qcow2",
                "-device", f"virtio-gpu-pci,xres={W},yres={H}",
                "-display", "none", "-nic", "none", "-no-user-config", "-nodefaults",
@@ -230,7 +230,7 @@ class Checks:
     def record(self, name, ok, detail):
         bug = self.known(name)
         if ok:
-            word = "PASS" if not bug else "PASS (was XFAIL: " + bug + ")"
+            word = "PASS" if not bug else "PASS (listed as XFAIL, not hit here: " + bug + ")"
         elif bug and not self.strict:
             word = f"XFAIL ({bug})"
         else:
@@ -277,7 +277,7 @@ class Run:
         write_png(os.path.join(self.out, f"{unit}-{name}.png"), img)
         return img
 
-    def settle(self, unit, name, ref, top=0, bottom=H, timeout=30, tol=0.01):
+    def settle(self, unit, name, ref, top=0, bottom=H, timeout=30, tol=0.005):
         """Screenshots until one matches the reference (or the time is up): the first
         frame may take seconds under emulation. Returns (ok, words)."""
         deadline = time.monotonic() + timeout
@@ -376,17 +376,19 @@ class Run:
         ok, text = self.settle(u, "reloaded", self.ref("reloaded"))
         rl = [l for l in self.journal(unit, cur).splitlines() if "reloaded" in l or "refused" in l]
         c.record(f"{u}.reload", ok and any("changed content" in l for l in rl),
-                 f"journal: {rl[0] if rl else 'no reload line'}; the new rows: {text}")
+                 f"journal: {' | '.join(rl) if rl else 'no reload line'}; the new rows: {text}")
 
         # A pull by touch: the arc and the status line mid-pull (armed), then the refresh.
         before = len(self.frames(unit))
         cur = self.cursor()
         vm.touch(["down", 0, 360, 200], ["move", 0, 360, 800, 800], ["wait", 1500])
-        ok, text = self.settle(u, "pull", self.ref("pull"), 0, 420, timeout=8, tol=0.02)
+        ok, text = self.settle(u, "pull", self.ref("pull"), 0, 420, timeout=8)
         c.record(f"{u}.pull-arc", ok, f"mid-pull, the top 420 rows (arc, 'Release to refresh'): {text}")
         vm.touch(["up", 0])
         line = self.wait("refreshed", lambda: [l for l in self.journal(unit, cur).splitlines() if "refreshed:" in l or "refresh failed" in l], 30)
-        fr = self.frames(unit)[before:]
+        # frames.csv is streamed: its rows may come a moment after the journal's line.
+        fr = self.wait("rows", lambda: (lambda f: f if any(r.get("rows") != f[0].get("rows") for r in f) else None)(
+            self.frames(unit)[before:] or [{}]), 15, 1) or self.frames(unit)[before:]
         states = {r.get("refresh_state") for r in fr}
         rows = [int(r["rows"]) for r in fr if r.get("rows", "").isdigit()]
         c.record(f"{u}.refresh", bool(line) and "refreshed:" in line[0] and "armed" in states and rows and max(rows) == min(rows) + 3,
@@ -405,9 +407,9 @@ class Run:
         self.wait("refreshed", lambda: [l for l in self.journal(unit, cur).splitlines() if "refreshed:" in l], 30)
         time.sleep(3)
         vm.touch(["down", 0, 360, 200], ["move", 0, 360, 400, 500], ["wait", 1500])
-        ok, text = self.settle(u, "status-time", self.ref("status"), 0, 300, timeout=8, tol=0.02)
+        ok, text = self.settle(u, "status-time", self.ref("status"), 60, 100, timeout=8)
         vm.touch(["up", 0])
-        c.record(f"{u}.status-time", ok, f"clock stepped to {clock}; a short pull after a refresh, the top 300 rows ('Pull to refresh · updated 12:00'): {text}")
+        c.record(f"{u}.status-time", ok, f"clock stepped to {clock}; a short pull after a refresh, the status line (rows 60-100: 'Pull to refresh · updated 12:00'): {text}")
         info2 = self.show(unit, "ActiveState", "SubState", "NRestarts", "MainPID")
         after = self.journal(unit, cur)
         bad_lines = [l for l in after.splitlines() if re.search(r"stalled|refused|cannot read|exit|error", l, re.I)]
@@ -458,8 +460,8 @@ class Run:
         offs = [float(r["content_offset"]) for r in fr]
         step = max((abs(b - a) for a, b in zip(offs, offs[1:])), default=0)
         total = (max(offs) - min(offs)) if offs else 0
-        c.record(f"{u}.second-finger", len(offs) > 2 and step < 40 and total < 90,
-                 f"{len(offs)} frames: the list moved {total:.0f} pt in all (the first finger dragged 50), at most {step:.0f} pt in a frame (the second finger moved 300)")
+        c.record(f"{u}.second-finger", len(offs) > 2 and total < 90,
+                 f"{len(offs)} frames: the list moved within {total:.0f} pt (the first finger dragged 50, the second 300), at most {step:.0f} pt in a frame")
 
         # Stop: within TimeoutStopSec, the report complete.
         run = self.latest_run()
@@ -499,13 +501,16 @@ class Run:
         boot = vm.hello(a.boot_timeout)
         self.phase("boot 1 (to the agent)")
         self.started = vm.out("cat /etc/vm-test-earlier-runs").split()
-        run1, summary1 = self.unit_checks("overscroll-kiosk")
+        self.unit_checks("overscroll-kiosk")
         self.metrics("overscroll-kiosk")
         self.phase("overscroll-kiosk checks")
         # The cage unit on the next boot, as an operator would switch.
         vm.sh("systemctl stop overscroll-kiosk; systemctl disable overscroll-kiosk && systemctl enable overscroll-cage && "
               "systemctl set-default graphical.target && sed -i 's|^metrics = |# metrics = |' /etc/overscroll/kiosk.toml && "
               "rm -f /etc/overscroll/kiosk.toml.d/60-vm-rows.toml && sync", 60)
+        # The report of the run that ended last (stopped above) must outlive the reboot.
+        run1 = self.latest_run()
+        summary1 = vm.out(f"cat {run1}/summary.json") if run1 else ""
         vm.sh("systemctl reboot", 10)
         vm.hello(a.boot_timeout, boot)
         self.phase("boot 2 (to the agent)")
