@@ -412,7 +412,9 @@ class Run:
         c.record(f"{u}.status-time", ok, f"clock stepped to {clock}; a short pull after a refresh, the status line (rows 60-100: 'Pull to refresh · updated 12:00'): {text}")
         info2 = self.show(unit, "ActiveState", "SubState", "NRestarts", "MainPID")
         after = self.journal(unit, cur)
-        bad_lines = [l for l in after.splitlines() if re.search(r"stalled|refused|cannot read|exit|error", l, re.I)]
+        # The app's own lines ("overscroll: ...") and systemd's about the unit's process.
+        bad_lines = [l for l in after.splitlines() if re.search(r"stalled|refused|cannot read|exit|error|fail", l, re.I)
+                     and (l.startswith("overscroll") or "process exited" in l or "Failed" in l)]
         c.record(f"{u}.clock-step", info2.get("MainPID") == main_pid and info2.get("NRestarts") == "0" and not bad_lines,
                  f"after the step: pid {info2.get('MainPID')} (was {main_pid}), restarts {info2.get('NRestarts')}, {info2.get('SubState')}; "
                  + (f"journal: {bad_lines[0]}" if bad_lines else "no read failed"))
@@ -430,16 +432,22 @@ class Run:
         # a flick within one frame no timing of its own: lost at any rate, by design).
         time.sleep(2)
         before = len(self.frames(unit))
-        vm.touch(["down", 0, 360, 1100], ["move", 0, 360, 300, 400], ["up", 0])
+        vm.touch(["down", 0, 360, 1000], ["move", 0, 360, 600, 400], ["up", 0])
         def rested():
             fr = self.frames(unit)[before:]
             return fr if len(fr) > 3 and all(abs(float(r["velocity"])) < 0.001 for r in fr[-3:]) else None
         fr = self.wait("rest", rested, 40, 1) or self.frames(unit)[before:]
-        mom = [r for r in fr if r.get("ui_state") == "momentum"]
-        moved = (float(mom[-1]["content_offset"]) - float(mom[0]["content_offset"])) if mom else 0.0
+        # From the last frame under the finger: the list goes on by itself (momentum, and a
+        # bounce where it reaches an end), then rests.
+        drag = [i for i, r in enumerate(fr) if r.get("ui_state") == "dragging"]
+        lift = fr[drag[-1]] if drag else {}
+        after = fr[drag[-1] + 1:] if drag else []
+        moving = [r for r in after if r.get("ui_state") in ("momentum", "overscrolled")]
         final = fr[-1] if fr else {}
-        c.record(f"{u}.fling", len(mom) >= 2 and abs(moved) > 40 and bool(final) and abs(float(final.get("velocity", 1))) < 0.001,
-                 f"{len(mom)} momentum frames moved the list {moved:.0f} pt after the finger lifted; at rest at {final.get('content_offset', '?')} ({final.get('ui_state', '?')})")
+        moved = float(final.get("content_offset", 0)) - float(lift.get("content_offset", 0)) if lift and final else 0.0
+        c.record(f"{u}.fling", len(moving) >= 2 and abs(moved) > 40 and abs(float(final.get("velocity", 1))) < 0.001,
+                 f"the finger lifted at {lift.get('content_offset', '?')} pt; {len(moving)} frames of momentum moved the list "
+                 f"{moved:.0f} pt more; at rest at {final.get('content_offset', '?')} ({final.get('ui_state', '?')})")
         self.shot(u, "fling")
 
         # A tap selects a row.
@@ -521,6 +529,8 @@ class Run:
         vm.sh("systemctl stop overscroll-kiosk; systemctl disable overscroll-kiosk && systemctl enable overscroll-cage && "
               "systemctl set-default graphical.target && sed -i 's|^metrics = |# metrics = |' /etc/overscroll/kiosk.toml && "
               "rm -f /etc/overscroll/kiosk.toml.d/60-vm-rows.toml && sync", 60)
+        open(os.path.join(self.out, "journal-boot1.txt"), "w").write(
+            vm.out("journalctl -b -o short-monotonic --no-pager", 60))
         # The report of the run that ended last (stopped above) must outlive the reboot.
         run1 = self.latest_run()
         summary1 = vm.out(f"cat {run1}/summary.json") if run1 else ""
@@ -534,7 +544,7 @@ class Run:
         self.metrics("overscroll-cage")
         self.phase("overscroll-cage checks")
         vm.sh("journalctl -b -o short-monotonic --no-pager > /tmp/journal.txt; ls -lR /var/lib/overscroll/reports > /tmp/reports.txt", 30)
-        for f in ("journal.txt", "reports.txt"):
+        for f in ("journal.txt", "reports.txt"):  # journal.txt: the second boot's
             open(os.path.join(self.out, f), "w").write(vm.out(f"cat /tmp/{f}"))
         vm.stop()
         failed = self.c.failed()
