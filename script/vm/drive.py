@@ -435,7 +435,9 @@ class Run:
         vm.touch(["down", 0, 360, 1000], ["move", 0, 360, 600, 400], ["up", 0])
         def rested():
             fr = self.frames(unit)[before:]
-            return fr if len(fr) > 3 and all(abs(float(r["velocity"])) < 0.001 for r in fr[-3:]) else None
+            # velocity is the list's own motion, 0 under a finger: rest is idle and still.
+            return fr if len(fr) > 3 and fr[-1].get("ui_state") == "idle" and all(
+                abs(float(r["velocity"])) < 0.001 for r in fr[-3:]) else None
         fr = self.wait("rest", rested, 40, 1) or self.frames(unit)[before:]
         # From the last frame under the finger: the list goes on by itself (momentum, and a
         # bounce where it reaches an end), then rests.
