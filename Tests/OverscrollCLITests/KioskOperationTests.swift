@@ -175,3 +175,35 @@ import Glibc
         #expect(mode == 0o644, "mode \(String(mode, radix: 8))")
     }
 }
+
+/// `systemctl stop` on a slow machine: the report takes a while to write after SIGTERM
+/// (a kiosk on llvmpipe in a VM took over a second), and the watcher that guarantees the
+/// exit must let it finish — never end the process quietly with a report missing its
+/// summary — and, on a disk that never answers, say so with 74.
+@Suite struct StopWhileWritingTheReportTests {
+    func run(forever: Bool) throws -> (status: Int32?, stderr: String, dir: String) {
+        let server = try #require(try XServer())
+        let library = try #require(Preload.slowRename, "a C compiler (cc) is needed to build the preloaded library")
+        let dir = CLI.temporaryPath("report")
+        var environment = ["LD_PRELOAD": library, "SLOW_RENAME": "trace.json"]
+        if forever { environment["SLOW_RENAME_FOREVER"] = "1" }
+        let app = try LiveApp(["--no-sound", "--report", dir], on: server, environment: environment)
+        #expect(poll(within: 60) { rowCounts(dir).count >= 2 }, "it drew no frame")
+        app.signal(SIGTERM)
+        let status = app.waitForExit(timeout: 60)
+        return (status, app.stderr, dir)
+    }
+
+    @Test func aSlowReportIsFinishedBeforeTheExit() throws {
+        let (status, stderr, dir) = try run(forever: false)
+        #expect(status == 0, "\(stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/summary.json"), "summary.json missing: \(stderr)")
+    }
+
+    @Test func aReportThatNeverFinishesIsAnExit74WithALine() throws {
+        let (status, stderr, dir) = try run(forever: true)
+        #expect(status == 74, "\(stderr)")
+        #expect(stderr.contains("the report was not finished"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/summary.json"))
+    }
+}

@@ -34,4 +34,26 @@ enum Preload {
         return syscall(SYS_read, fd, buf, n);
     }
     """, named: "stalled-mount")
+
+    /// `rename` onto a report file that is slow (1.5 s, a loaded kiosk's disk) or never
+    /// returns (a stalled one): `SLOW_RENAME` names the file's end ("trace.json"),
+    /// `SLOW_RENAME_FOREVER` set makes it stall.
+    static let slowRename: String? = build("""
+    #define _GNU_SOURCE
+    #include <dlfcn.h>
+    #include <stdlib.h>
+    #include <string.h>
+    #include <unistd.h>
+    int rename(const char *from, const char *to) {
+        static int (*real)(const char *, const char *);
+        if (!real) real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+        const char *end = getenv("SLOW_RENAME");
+        size_t n = end ? strlen(end) : 0, m = strlen(to);
+        if (n && m >= n && strcmp(to + m - n, end) == 0) {
+            if (getenv("SLOW_RENAME_FOREVER")) for (;;) pause();
+            usleep(1500000);
+        }
+        return real(from, to);
+    }
+    """, named: "slow-rename")
 }

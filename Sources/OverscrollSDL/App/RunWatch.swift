@@ -24,6 +24,11 @@ final class RunWatch: Sendable {
     static let displayLostStatus: Int32 = 75
     /// How long the loop gets to act on a stop or a loss itself.
     static let grace = 0.4
+    /// How long the loop, once it is writing the report, gets to finish it after a stop:
+    /// a slow machine (a kiosk on llvmpipe at 5 fps, seen in a VM) takes over a second to
+    /// write trace.json and frames.svg. Within the units' TimeoutStopSec=5, so the watcher,
+    /// not systemd's SIGKILL, has the last word, and says what was lost.
+    static let reportBudget = 3.5
 
     private enum Phase: Equatable {
         case running
@@ -137,6 +142,7 @@ final class RunWatch: Sendable {
                    pollfd(fd: control.read, events: Int16(POLLIN), revents: 0)]
         var deadline: Double?
         var lostSeen = false, stopSeen = false
+        var stopAt: Double?
         while true {
             for i in fds.indices { fds[i].revents = 0 }
             let timeout = deadline.map { Int32(max(0, ($0 - MonotonicClock.now()) * 1000).rounded(.up)) } ?? -1
@@ -154,6 +160,7 @@ final class RunWatch: Sendable {
                 // polling it, or every poll would return at once.
                 fds[1].fd = -1
                 stopSeen = true
+                stopAt = stopAt ?? now
                 wake()
                 deadline = min(deadline ?? .infinity, now + Self.grace)
             }
@@ -162,16 +169,17 @@ final class RunWatch: Sendable {
                 // The loop finished normally: done, unless a stop wants the exit guaranteed.
                 guard stopSeen || SignalHandling.stopRequested != nil else { return }
                 stopSeen = true
+                stopAt = stopAt ?? now
                 deadline = min(deadline ?? .infinity, now + Self.grace)
             }
             guard let due = deadline, now >= due else { continue }
-            act(lost: lostSeen)
+            act(lost: lostSeen, stoppedFor: stopAt.map { now - $0 } ?? 0)
             deadline = now + 0.3   // the loop was finishing: give it a little longer
         }
     }
 
     /// The grace period is over and the process still runs.
-    private func act(lost: Bool) {
+    private func act(lost: Bool, stoppedFor: Double) {
         let phase = state.withLock { s -> Phase in
             let phase = s.phase
             if phase == .running { s.phase = .claimed }
@@ -197,8 +205,15 @@ final class RunWatch: Sendable {
         case .loopFinished(let status):
             _exit(status)
         case .loopFinishing:
-            // Writing the report on a slow disk: once more, then exit with what is there.
-            if sig != nil { state.withLock { $0.phase = .loopFinished(SignalHandling.liveExitStatus(sig)) } }
+            // The loop is writing the report: a slow machine's takes a while, and it is let
+            // finish (summary.json last). Only past the budget (a stalled disk) does this
+            // thread end the process, saying the report is not whole: exit 74, never a
+            // quiet 0 over a report without its summary.
+            guard sig != nil, stoppedFor >= Self.reportBudget else { return }
+            let name = sig.map(SignalHandling.name) ?? "a stop"
+            log("\(name): the report was not finished within \(Self.reportBudget) s (a slow or stalled disk); "
+                + "frames.csv keeps what was streamed; exiting 74")
+            _exit(74)
         case .claimed:
             return
         }
