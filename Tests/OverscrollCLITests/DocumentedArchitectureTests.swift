@@ -72,6 +72,17 @@ import Testing
         #expect(checked >= 40, "only \(checked) links found: is the pattern still right?")
     }
 
+    /// The README is for users: short, and the two commands that set everything up come
+    /// first, before any other block.
+    @Test func theReadmeIsShortAndOpensWithTheTwoCommands() throws {
+        let readme = Docs.read("README.md")
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count - (readme.hasSuffix("\n") ? 1 : 0)
+        #expect(lines > 20 && lines <= 160, "README.md has \(lines) lines; reference detail goes in docs/")
+        let blocks = readme.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        let first = blocks.prefix(2).map { $0.split(separator: "\n").dropFirst().first.map(String.init) ?? "" }
+        #expect(first.count == 2 && first[0].hasPrefix("script/run ") && first[1].hasPrefix("script/test "), "\(first)")
+    }
+
     @Test func theAnchorsAreGitHubs() {
         #expect(Self.anchors(of: "# A\n## Why a frame is cheap: the drawing\n## A\n```\n# not a heading\n```\n")
                 == ["a", "why-a-frame-is-cheap-the-drawing", "a-1"])
