@@ -97,14 +97,12 @@ import Testing
             let command = Self.shortened(row.command)
             let program = command[0]
             if program.hasPrefix("script/") {
-                // Needs Xvfb and a peer toolkit: it is there, runnable, and prints the quoted words.
+                // Needs Xvfb, cage, root or a peer toolkit, and minutes: no test reruns it, and
+                // docs/performance.md says its figures are measured by hand. That its source
+                // holds the quote's words proved nothing (a stale figure passed): only that the
+                // command is there to run is checked.
                 let path = CLI.packageRoot + "/" + program
                 #expect(FileManager.default.isExecutableFile(atPath: path), "\(program)")
-                let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-                for quote in row.quotes {
-                    let words = quote.split { !$0.isLetter }.filter { $0.count > 3 }
-                    #expect(words.allSatisfy { source.contains($0) }, "\(program) does not print '\(quote)'")
-                }
                 continue
             }
             let executable: String
