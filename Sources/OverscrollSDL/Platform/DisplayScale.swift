@@ -63,7 +63,7 @@ public struct DisplayScale: Sendable, Equatable {
     }
 
     private static func sdlSource(_ driver: String) -> String {
-        switch driver {
+        switch driver.lowercased() {
         case "x11": "X11 RandR"
         case "wayland": "Wayland wl_output"
         case "kmsdrm": "the KMSDRM connector"

@@ -119,7 +119,8 @@ public enum RenderPath: String, Sendable {
     /// EGL/GBM packages a console kiosk installs; without it SDL creates it all the same
     /// and it draws nothing (a black screen that looked healthy, found in a VM).
     static func preferred(_ videoDriver: String) -> String? {
-        videoDriver == "kmsdrm" ? "opengles2" : nil
+        // SDL 2 names it "KMSDRM" (upper case), SDL 3 "kmsdrm".
+        videoDriver.lowercased() == "kmsdrm" ? "opengles2" : nil
     }
 
     /// The renderers to try in turn on a driver without a CPU path of ours.
