@@ -68,7 +68,13 @@ public enum RenderPath: String, Sendable {
                 if let made = wayland(window, reason: "Wayland without a DRM render node: OpenGL would be a software rasterizer", why: &why) { return made }
                 break
             }
-            guard let renderer = accelerated(window, vsync: vsync) else { break }
+            guard let renderer = accelerated(window, vsync: vsync) else {
+                // A compositor that draws with pixman offers no EGL to its clients ("EGL not
+                // initialized", seen under cage in a VM): the CPU path, not an exit 69.
+                let failure = String(cString: SDL_GetError())
+                if let made = wayland(window, reason: "OpenGL cannot start (\(failure))", why: &why) { return made }
+                break
+            }
             let name = glRendererName()
             if isSoftwareRasterizer(name) {
                 SDL_DestroyRenderer(renderer)
@@ -83,7 +89,11 @@ public enum RenderPath: String, Sendable {
                 if let renderer = software(window) { return Made(renderer: renderer, path: .cpu, reason: "X11 without a DRI device: OpenGL would be a software rasterizer") }
                 break
             }
-            guard let renderer = accelerated(window, vsync: vsync) else { break }
+            guard let renderer = accelerated(window, vsync: vsync) else {
+                let failure = String(cString: SDL_GetError())
+                if let cpu = software(window) { return Made(renderer: cpu, path: .cpu, reason: "OpenGL cannot start (\(failure))") }
+                break
+            }
             let name = glRendererName()
             if isSoftwareRasterizer(name) {
                 SDL_DestroyRenderer(renderer)
