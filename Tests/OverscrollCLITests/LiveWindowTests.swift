@@ -244,19 +244,15 @@ final class DatagramReceiver {
         Thread.sleep(forTimeInterval: 3)
         app.signal(SIGTERM)
         #expect(app.waitForExit(timeout: 3) == 0)
-        let text = try String(contentsOfFile: "\(dir)/frames.csv", encoding: .utf8)
-        let lines = text.split(separator: "\n")
-        let header = lines[0].split(separator: ",").map(String.init)
-        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        let interval = header.firstIndex(of: "interval_ms")!, offset = header.firstIndex(of: "content_offset")!
-        let modelTime = header.firstIndex(of: "t_ms")!
+        let rows = try Trace(path: "\(dir)/frames.csv").rows
+        let interval = "interval_ms", offset = "content_offset", modelTime = "t_ms"
         // The frame after the stall: a present-to-present interval of about 2 s…
-        let stall = try #require(rows.firstIndex { Double($0[interval])! > 1500 }, "no stall frame recorded")
+        let stall = try #require(rows.firstIndex { Double($0[interval]!)! > 1500 }, "no stall frame recorded")
         // …in which model time moved on by at most the 0.25 s cap (plus a frame), not 2 s.
-        let advanced = Double(rows[stall][modelTime])! - Double(rows[stall - 1][modelTime])!
+        let advanced = Double(rows[stall][modelTime]!)! - Double(rows[stall - 1][modelTime]!)!
         #expect(advanced <= 250 + 20, "model time jumped \(advanced) ms over the stall")
         // And the fling was still under way afterwards instead of having finished in a frame.
-        let after = Double(rows[stall][offset])!, final = Double(rows.last![offset])!
+        let after = Double(rows[stall][offset]!)!, final = Double(rows.last![offset]!)!
         #expect(final - after > 20, "after \(after), final \(final)")
         #expect(stall + 30 < rows.count)
     }
@@ -284,15 +280,12 @@ final class DatagramReceiver {
         Thread.sleep(forTimeInterval: 2)
         app.signal(SIGTERM)
         #expect(app.waitForExit(timeout: 3) == 0)
-        let text = try String(contentsOfFile: "\(dir)/frames.csv", encoding: .utf8)
-        let lines = text.split(separator: "\n")
-        let header = lines[0].split(separator: ",").map(String.init)
-        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        let events = header.firstIndex(of: "events")!, count = header.firstIndex(of: "rows")!
-        #expect(rows.contains { $0[events].contains("refresh-start") }, "the pull did not start a refresh")
-        #expect(rows.contains { $0[events].contains("refresh-end") }, "the finished command's rows were not taken")
-        #expect(!rows.contains { $0[events].contains("refresh-error") }, "a finished refresh was reported as failed")
-        #expect(rows.last?[count] == "2")
+        let rows = try Trace(path: "\(dir)/frames.csv").rows
+        let events = { (row: [String: String]) in row["events"] ?? "" }
+        #expect(rows.contains { events($0).contains("refresh-start") }, "the pull did not start a refresh")
+        #expect(rows.contains { events($0).contains("refresh-end") }, "the finished command's rows were not taken")
+        #expect(!rows.contains { events($0).contains("refresh-error") }, "a finished refresh was reported as failed")
+        #expect(rows.last?["rows"] == "2")
     }
 }
 
@@ -327,11 +320,9 @@ final class DatagramReceiver {
         Thread.sleep(forTimeInterval: 1)
         app.signal(SIGTERM)
         #expect(app.waitForExit(timeout: 10) == 0)
-        let text = try String(contentsOfFile: "\(dir)/frames.csv", encoding: .utf8)
-        let lines = text.split(separator: "\n")
-        let header = lines[0].split(separator: ",").map(String.init)
-        let column = try #require(header.firstIndex(of: "interval_ms"))
-        let intervals = lines.dropFirst().map { Double($0.split(separator: ",", omittingEmptySubsequences: false)[column])! }
+        let trace = try Trace(path: "\(dir)/frames.csv")
+        #expect(trace.header.contains("interval_ms"))
+        let intervals = trace.rows.indices.map { trace.double($0, "interval_ms") }
         #expect(intervals.count > 100, "only \(intervals.count) frames recorded")
         let short = intervals.enumerated().filter { $0.element < 8 }
         #expect(short.isEmpty, "intervals under 8 ms at frames \(short.map { "\($0.offset): \($0.element)" })")
