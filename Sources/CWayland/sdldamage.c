@@ -21,7 +21,7 @@
 // bind here; a "next" that is not found dropped every listener SDL 3 registered and the
 // window waited for ever for its first roundtrip. Whether the cut applies at all (SDL 2
 // and SDL 3 up to 3.2 damage at their frame callbacks) is the caller's to decide
-// (WaylandSurface, SDLTricks); the count below says whether SDL's calls reach it.
+// (WlShmChain, SDLTricks); the count below says whether SDL's calls reach it.
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <stdint.h>

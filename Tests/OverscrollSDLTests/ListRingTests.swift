@@ -101,7 +101,7 @@ extension SDLSuite { @Suite struct ListRingTests {
 
         func sync() {}
 
-        /// Wayland's present (`WaylandSurface.presentRing`): the next buffer brought up to
+        /// Wayland's present (`SharedMemoryPresenter.presentRing`): the next buffer brought up to
         /// date, then shown from its offset; checks that every pixel that changed on screen
         /// lies in the damage.
         private func present(_ surface: UnsafeMutablePointer<SDL_Surface>, _ rects: [SDL_Rect]?) {

@@ -7,11 +7,11 @@ import Testing
 @Suite struct RenderChoiceTests {
     @Test(arguments: ["KMSDRM", "kmsdrm"])
     func kmsdrmAsksForGLES2First(driver: String) {
-        #expect(RenderPath.preferred(driver) == "opengles2")
+        #expect(AcceleratedRenderer.preferred(driver) == "opengles2")
     }
 
     @Test(arguments: ["x11", "wayland", "offscreen"])
     func otherDriversTakeSDLsOrder(driver: String) {
-        #expect(RenderPath.preferred(driver) == nil)
+        #expect(AcceleratedRenderer.preferred(driver) == nil)
     }
 }

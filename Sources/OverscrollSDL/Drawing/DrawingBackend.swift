@@ -6,12 +6,11 @@ import OverscrollKit
 /// and hands both to the backend that draws this frame; the backend draws, says what to
 /// present, and keeps `screen` saying what the screen then holds.
 ///
-/// Two today: `RendererBackend` (SDL_Renderer: a GPU, a rotated screen, and what only the
+/// Two: `RendererBackend` (SDL_Renderer: a GPU, a rotated screen, and what only the
 /// renderer draws on the CPU path) and `SurfaceBackend` (the CPU path, straight into the
-/// window surface and the list's ring). A new kind of screen is not a third backend:
-/// Wayland's wl_shm buffers are the surface backend drawing into `WaylandSurface`'s
-/// memory, with a `ListRing` of their own (`WaylandListRing`), chosen at start by
-/// `RenderPath` and presented by `Display.present`. A backend is a new way of drawing.
+/// presenter's pixels and the list's ring). A backend is a way of drawing; a kind of
+/// screen is a presenter (`Presenter`: SDL's window surface on X11, wl_shm buffers on
+/// Wayland, …), which the backends draw into without knowing which it is.
 protocol DrawingBackend: AnyObject {
     /// Whether this backend can draw the next frame now (the CPU path needs the window
     /// surface in the images' pixel format); may change `screen` (a new window size).

@@ -111,9 +111,9 @@ final class SurfaceBackend: DrawingBackend, RingLines {
             // Mapped first: what is put on a window not yet shown is lost.
             display.reveal()
             ring.show(ringRows, first: lines.ringFirst, written: lines.ringRowsWritten, lines: self)
-            // The surface's present ends in a wait for the server; without one, wait here.
+            // Sends the ring's frame with the overlays' rectangles, and waits, where the
+            // display must read the ring before it is written again (`Presenter.present`).
             display.present(damage)
-            if damage.isEmpty { ring.sync() }
             screen = .ring(presented: true)
         }
     }

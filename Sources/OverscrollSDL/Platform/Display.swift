@@ -15,8 +15,9 @@ public final class Display {
         public var hidden = false
         /// Forced video driver ("offscreen" for headless replay); nil lets SDL choose.
         public var videoDriver: String?
-        /// Which drawing path: the CPU (SDL's window surface) or the GPU (an accelerated
-        /// SDL renderer); `.auto` decides from what the machine has (`RenderPath.choose`).
+        /// Which drawing path: the CPU (SDL's window surface, buffers of ours) or the GPU
+        /// (an accelerated SDL renderer); `.auto` decides from what the machine has
+        /// (`PresenterTable.choose`).
         public var renderer: RendererChoice = .auto
         /// Refuse SDL's headless drivers unless asked for by name: with no X, Wayland or
         /// KMSDRM display SDL falls back to "offscreen", and a window nobody can see
@@ -71,9 +72,10 @@ public final class Display {
     public let scale: DisplayScale
     /// The list's ring (`ListRing`), where the display can show one; the painter takes it.
     private(set) var listRing: (any ListRing)?
-    /// On Wayland's CPU path: the surface frames are drawn into and the wl_shm buffers
-    /// that show them (SDL has no window surface there without OpenGL).
-    private var wayland: WaylandSurface?
+    /// How frames reach the screen (`Presenter`, chosen by `PresenterTable`). Optional
+    /// only so that `deinit` lets it go before the window.
+    private var shownBy: (any Presenter)?
+    private var presenter: any Presenter { shownBy! }
     /// The stand-in SDL made the window without OpenGL with, if it did (`GLFreeWindow`).
     private var glFree: GLFreeWindow?
     /// The tricks played on SDL, each with whether it is in effect (for `--verbose`).
@@ -148,7 +150,7 @@ public final class Display {
         // with a stand-in loader (GLFreeWindow). SDL 3 under sdl2-compat loads OpenGL only
         // for a window made for it: no stand-in there.
         let sdl = SDLBuild.current()
-        let withoutGL = RenderPath.drawsWithoutGL(choice: options.renderer, videoDriver: chosen)
+        let withoutGL = PresenterTable.drawsWithoutGL(choice: options.renderer, videoDriver: chosen)
         var standIn = SDLTrick.State.notApplied(withoutGL ? "" : "not the CPU path on Wayland")
         var glFree: GLFreeWindow?
         if withoutGL {
@@ -199,16 +201,15 @@ public final class Display {
         let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
         if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
         defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
-        let rendered: RenderPath.Made
-        do { rendered = try RenderPath.createRenderer(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
+        let presenter: any Presenter
+        do { presenter = try PresenterTable.choose(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
             SDL_DestroyWindow(window)
             glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             throw error
         }
-        let renderer = rendered.renderer
-        path = rendered.path
-        wayland = rendered.wayland
+        let renderer = presenter.renderer
+        path = presenter.path
         var outputW: Int32 = 0, outputH: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
         // A compositor that scales windows itself (a Wayland output of scale 2) gives more
@@ -222,7 +223,7 @@ public final class Display {
             SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
         }
         do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
-            SDL_DestroyRenderer(renderer)
+            _ = consume presenter
             SDL_DestroyWindow(window)
             glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
@@ -230,6 +231,7 @@ public final class Display {
         }
         self.window = window
         self.renderer = renderer
+        shownBy = presenter
         self.glFree = glFree
         self.scale = scale
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
@@ -237,23 +239,17 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
-        pathReason = options.pathReason ?? rendered.reason
-        let damageCut = wayland?.damageCut ?? .notApplied("not the CPU path on Wayland")
+        pathReason = options.pathReason ?? presenter.reason
+        let damageCut = presenter.frameDamageCut ?? .notApplied("not the CPU path on Wayland")
         tricks = [SDLTrick(kind: .standInVulkanLoader, state: standIn), SDLTrick(kind: .frameDamageCut, state: damageCut)]
-        if wayland != nil {
+        if presenter.frameDamageCut != nil {
             pathReason += loaded.isEmpty ? "; the window is made without OpenGL" : "; the window loaded OpenGL"
             // What each trick did, in a word (--verbose says more): the report keeps it.
             pathReason += "; on \(sdl.description): stand-in Vulkan loader \(Self.word(standIn)), SDL's frame-callback damage cut \(Self.word(damageCut))"
         }
         var why = ""
-        listRing = makeListRing(why: &why)
-        if listRing is WaylandListRing {
-            pathReason += "; a scroll changes which row of the list's ring a wl_shm buffer starts from, not the pixels"
-        } else if listRing != nil {
-            pathReason += "; a scroll changes which row of the list's shared-memory ring the X server shows first, not the pixels"
-        } else if path == .cpu && videoDriver == "x11" {
-            pathReason += "; the list is drawn in the window surface (no shared-memory ring: \(why))"
-        }
+        listRing = presenter.makeListRing(why: &why)
+        pathReason += presenter.ringNote(listRing, why: why)
         if options.hideCursor { SDL_ShowCursor(SDL_DISABLE) }
         // A kiosk must not blank while people are looking at it; SDL already inhibits the
         // screen saver by default, say so explicitly.
@@ -281,48 +277,32 @@ public final class Display {
     deinit {
         // The ring detaches from the X server through SDL's connection: before SDL closes it.
         listRing = nil
-        SDL_DestroyRenderer(renderer)
-        // Its buffers go before SDL closes the connection; the renderer drew into it.
-        wayland = nil
+        // The renderer, and any buffers of the presenter's, go before SDL closes the
+        // connection and the window.
+        shownBy = nil
         SDL_DestroyWindow(window)
         glFree?.release()
         SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
     }
 
-    /// Whether what was drawn last frame is still there to draw over: on the CPU path the
-    /// window surface keeps its pixels, so a frame repaints only what changed; a GPU back
-    /// buffer is undefined after a present.
-    public var keepsPixels: Bool { path == .cpu }
+    /// Whether what was drawn last frame is still there to draw over (`Presenter`): then a
+    /// frame repaints only what changed.
+    public var keepsPixels: Bool { presenter.keepsPixels }
 
-    /// Shows what was drawn: on the CPU path only `rects` (pixels; nil for the whole
-    /// window) reach the display, on the GPU path the whole frame.
+    /// Shows what was drawn: `rects` (pixels; nil for the whole window) changed; where
+    /// the presenter can, only those reach the display.
     public func present(_ rects: [SDL_Rect]?) {
         reveal()
-        switch path {
-        case .gpu:
-            SDL_RenderPresent(renderer)
-        case .cpu:
-            SDL_RenderFlush(renderer)
-            if let wayland { return wayland.present(rects) }
-            if let rects, !rects.isEmpty {
-                SDL_UpdateWindowSurfaceRects(window, rects, Int32(rects.count))
-            } else if rects == nil {
-                SDL_UpdateWindowSurface(window)
-            }
-        }
+        presenter.present(rects)
     }
 
-    /// The window's pixels where the CPU path draws them: SDL's window surface, or on
-    /// Wayland ours (as large as the window now). Nil where they are not 32-bit pixels.
-    func windowCanvas() -> WindowCanvas? {
-        guard let wayland else { return WindowCanvas(window: window) }
-        wayland.follow(renderer)
-        return WindowCanvas(surface: wayland.surface)
-    }
+    /// The pixels where the CPU path draws this frame (as large as the window now); nil
+    /// on the GPU path, or where they are not 32-bit pixels.
+    func windowCanvas() -> WindowCanvas? { presenter.canvas() }
 
-    /// Whether the display's connection is gone (Wayland: the compositor hung up or
-    /// refused a request of ours), as the CPU path's present found.
-    var connectionBroken: Bool { wayland?.broken ?? false }
+    /// Whether the display is gone (Wayland: the compositor hung up or refused a request
+    /// of ours), as the presenter's present found.
+    var connectionBroken: Bool { presenter.displayLost }
 
     /// The window's size in points (layout units): its pixels over the scale.
     public var sizeInPoints: (width: Double, height: Double) {
@@ -345,41 +325,17 @@ public final class Display {
         SDL_ShowWindow(window)
     }
 
-    /// A ring for the list (`ListRing`) as large as the window surface, where the display
-    /// can show one: the CPU path on X11 with shared memory, or on Wayland's wl_shm
-    /// buffers. Nil elsewhere; `why` says why.
-    func makeListRing(why: inout String) -> (any ListRing)? {
-        if let wayland {
-            let surface = wayland.surface.pointee
-            return WaylandListRing(surface: wayland, width: surface.w, height: surface.h)
-        }
-        guard path == .cpu, videoDriver == "x11" else {
-            why = "not the CPU path on X11"
-            return nil
-        }
-        guard let surface = SDL_GetWindowSurface(window) else {
-            why = "no window surface"
-            return nil
-        }
-        return X11ListRing(window: window, width: surface.pointee.w, height: surface.pointee.h,
-                           pixelFormat: surface.pointee.format.pointee.format, why: &why)
-    }
-
-    /// A new ring for the window's new size (the old one goes first), or none.
+    /// A new ring for the window's new size (the old one goes first), or none: where the
+    /// presenter can show one (`Presenter.makeListRing`).
     func remakeListRing() -> (any ListRing)? {
         listRing = nil
         var why = ""
-        listRing = makeListRing(why: &why)
+        listRing = presenter.makeListRing(why: &why)
         return listRing
     }
 
-    /// The render output's size in pixels.
-    public var sizeInPixels: (width: Int, height: Int) {
-        wayland?.follow(renderer)
-        var w: Int32 = 0, h: Int32 = 0
-        SDL_GetRendererOutputSize(renderer, &w, &h)
-        return (Int(w), Int(h))
-    }
+    /// The frame's size in pixels.
+    public var sizeInPixels: (width: Int, height: Int) { presenter.sizeInPixels }
 
     /// Pixels per point (`scale`'s factor): what the painter and the text draw at.
     public var pixelScale: Double { scale.factor }

@@ -1,10 +1,10 @@
 import CSDL
 
-/// What each wl_shm buffer showing the list's ring holds, and how a frame brings one up to
-/// date (`WaylandSurface` does the Wayland side; this is memory in, memory out, so a test
-/// can play it).
+/// What each buffer of a `BufferChain` showing the list's ring holds, and how a frame
+/// brings one up to date (`SharedMemoryPresenter` does the chain's side; this is memory
+/// in, memory out, so a test can play it).
 ///
-/// A buffer's memory holds the ring (`WaylandListRing`, kept as lines: `RingLines`) from
+/// A buffer's memory holds the ring (`ChainListRing`, kept as lines: `RingLines`) from
 /// ring row `base` on, and its first `extra` rows once more after the end, so the window —
 /// `height` rows from any row up to `extra` — is one stretch of it: the window's top shows
 /// the ring row a frame says (`first`) from the buffer's row `first - base` (mod `height`).

@@ -1,134 +1,118 @@
 import CSDL
-import CWayland
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The CPU path's window pixels under Wayland. SDL 2.26 has no window surface there
-/// without OpenGL, so the software renderer and the painter draw into a surface of ours in
-/// plain memory (`surface`), as they draw into SDL's window surface on X11; a present
-/// copies what changed into a wl_shm buffer the compositor is not reading (`CWayland`),
-/// damages only that, and commits once, after the compositor's frame callback for the
-/// frame before.
+/// The CPU drawing into plain memory, shown through buffers shared with whatever shows
+/// them (`BufferChain`: Wayland's wl_shm, DRM's dumb buffers). SDL's software renderer
+/// and the painter draw into a surface of ours (`surface`), as they draw into SDL's window
+/// surface on X11; a present copies what changed into a buffer nobody is reading, damages
+/// only that, and commits once, after the chain says the frame before is on screen.
 ///
-/// With the list in a ring (`WaylandListRing`, the counterpart of X11's, kept as lines), a
+/// With the list in a ring (`ChainListRing`, the counterpart of X11's, kept as lines), a
 /// buffer holds the ring from some row on and a little past its end again, and shows the
-/// window's rows from the row the window's top shows (`RingBuffers`): a scroll makes a new
-/// wl_buffer over the same memory at another offset (a request, no pixels) and writes only
-/// the ring rows that changed, as on X11. Only the overlays come from `surface`. Copying the whole window into
-/// a buffer each scrolling frame was 40% of the process's CPU (perf, bench-wayland's
-/// replay): the buffer the compositor last read is cold in this core's cache.
-/// (wp_viewporter's source rectangle would do the same, but cage 0.1.4 does not offer it,
-/// and SDL takes the surface's one viewport for scaled fullscreen modes.)
-final class WaylandSurface {
-    /// Where the frame is drawn: as large as the window in pixels, whose size it follows
-    /// (`follow`) inside memory reserved for the largest the screen allows.
+/// window's rows from the row the window's top shows (`RingBuffers`): a scroll shows the
+/// same memory from another offset (no pixels) and writes only the ring rows that
+/// changed, as on X11. Only the overlays come from `surface`. Copying the whole window
+/// into a buffer each scrolling frame was 40% of the process's CPU (perf, bench-wayland's
+/// replay): the buffer last shown is cold in this core's cache.
+///
+/// It knows no window and no driver: it is given the most pixels it will hold, the chain,
+/// and how to learn the size the screen has now (`currentSize`), which it follows.
+final class SharedMemoryPresenter: Presenter {
+    let renderer: OpaquePointer
+    let reason: String
+    var path: RenderPath { .cpu }
+    var keepsPixels: Bool { true }
+    let frameDamageCut: SDLTrick.State?
+    /// Where the frame is drawn: as large as the screen in pixels, whose size it follows
+    /// (`follow`) inside memory reserved for the largest it may be.
     let surface: UnsafeMutablePointer<SDL_Surface>
-    private let shm: OpaquePointer
-    private let window: OpaquePointer
+    let chain: any BufferChain
+    private let currentSize: () -> (width: Int32, height: Int32)
     private let memory: UnsafeMutableRawPointer
     private let capacity: Int
-    /// For each buffer, the window's rectangles changed since it was last shown: a buffer
+    /// What a ring's absence or presence is said as (`ringNote`): "a wl_shm buffer".
+    private let bufferName: String
+    /// For each buffer, the screen's rectangles changed since it was last shown: a buffer
     /// brought up to date gets only those.
     private var stale: [[SDL_Rect]]
     private var changed: [SDL_Rect] = []
-    /// The compositor answered a request with an error or hung up.
-    private(set) var broken = false
+    /// The chain broke at a wait, an acquire or a commit.
+    private var lost = false
+    var displayLost: Bool { lost }
     /// The list's ring, where the painter keeps the list in one, and what its buffers
     /// hold (`RingBuffers`). Its frames say which ring row the window's top shows
     /// (`first`), which window rows' ring rows they wrote (`written`, this frame's), and
     /// what each ring row shows (`lines`, the painter's).
-    private weak var ring: WaylandListRing?
+    private weak var ring: ChainListRing?
     private var ringBuffers: RingBuffers?
     private var first: Int32 = 0
     private var written: [Range<Int32>] = []
     private weak var lines: (any RingLines)?
     private var ringFrameNow = false
 
-    /// Buffers for `window`, a Wayland window; nil with the reason in `why` elsewhere, or
-    /// where the compositor offers no shared memory SDL's pixels fit.
-    init?(window: OpaquePointer, why: inout String) {
-        var subsystem: Int32 = 0
-        var connection: UnsafeMutableRawPointer?
-        guard CSDL_NativeConnection(window, &subsystem, &connection) != 0, subsystem == CSDL_SYSWM_WAYLAND,
-              let connection, let wlSurface = CSDL_WaylandSurface(window) else {
-            why = "not a Wayland window"
-            return nil
-        }
-        var reason = [CChar](repeating: 0, count: 160)
-        guard let shm = ovs_wl_shm_create(connection, wlSurface, &reason, Int32(reason.count)) else {
-            why = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return nil
-        }
-        // Room for the window at the screen's size in either orientation: the renderer
-        // drawing here lives as long as the window, its textures with it, so the surface
-        // is resized in place. Pages never written are never resident.
-        var bounds = SDL_Rect()
-        var w: Int32 = 0, h: Int32 = 0
-        SDL_GetWindowSizeInPixels(window, &w, &h)
-        var side = max(Int(w), Int(h), 1)
-        if SDL_GetDisplayBounds(max(0, SDL_GetWindowDisplayIndex(window)), &bounds) == 0 {
-            side = max(side, Int(bounds.w), Int(bounds.h))
-        }
-        // Two pixel units per point at most (HiDPI), as the window's size in pixels allows.
-        capacity = side * side * 4 * 4
+    /// Draws into memory for at most `capacity` bytes of 32-bit pixels and shows them
+    /// through `chain`; nil, with `why`, where the memory or SDL's renderer cannot be had.
+    /// `reason` says why it was chosen, `bufferName` what a buffer is called ("a wl_shm
+    /// buffer"), `frameDamageCut` the trick the chain plays on SDL, if any.
+    init?(chain: any BufferChain, capacity: Int, currentSize: @escaping () -> (width: Int32, height: Int32),
+          reason: String, bufferName: String, frameDamageCut: SDLTrick.State? = nil, why: inout String) {
+        let (w, h) = currentSize()
+        // Pages never written are never resident: the reserve costs nothing until used.
         let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let mapped, mapped != MAP_FAILED,
               let made = SDL_CreateRGBSurfaceWithFormatFrom(mapped, max(1, w), max(1, h), 32, max(1, w) * 4,
                                                             SDL_PIXELFORMAT_RGB888.rawValue) else {
             if let mapped, mapped != MAP_FAILED { munmap(mapped, capacity) }
-            ovs_wl_shm_destroy(shm)
             why = "no memory for the window's pixels"
+            return nil
+        }
+        guard let renderer = SDL_CreateSoftwareRenderer(made) else {
+            SDL_FreeSurface(made)
+            munmap(mapped, capacity)
+            why = "SDL's software renderer refused the surface"
             return nil
         }
         memory = mapped
         surface = made
-        self.shm = shm
-        self.window = window
-        stale = Array(repeating: [], count: Int(ovs_wl_shm_most))
+        self.renderer = renderer
+        self.chain = chain
+        self.capacity = capacity
+        self.currentSize = currentSize
+        self.reason = reason
+        self.bufferName = bufferName
+        self.frameDamageCut = frameDamageCut
+        stale = Array(repeating: [], count: chain.most)
         for i in stale.indices { stale[i].reserveCapacity(16) }
         changed.reserveCapacity(16)
         written.reserveCapacity(16)
-        damageCut = Self.cutSDLDamage(wlSurface)
-    }
-
-    /// SDL's own whole-surface damage at its frame callbacks would ride in our commits
-    /// (CWayland/sdldamage.c): cut where SDL's Wayland driver is one it was written for
-    /// (SDL 2's own, SDL 3 up to 3.2) and its listener calls reach the program's
-    /// wl_proxy_add_listener. Whether it is.
-    let damageCut: SDLTrick.State
-
-    private static func cutSDLDamage(_ wlSurface: UnsafeMutableRawPointer) -> SDLTrick.State {
-        let sdl = SDLBuild.current()
-        guard sdl.frameCallbacksDamage else {
-            return .notApplied("written for SDL 2 and SDL 3 up to 3.2, whose frame callbacks it knows; \(sdl.description)'s are not assumed the same")
-        }
-        // SDL registered its registry's, seat's and surface's listeners by now: none seen
-        // means its calls bind elsewhere (libwayland-client opened privately), and so
-        // would its frame callbacks'.
-        let seen = ovs_wl_listeners_passed_on()
-        guard seen > 0 else { return .failed("\(sdl.description)'s listener calls do not reach the program's wl_proxy_add_listener") }
-        guard ovs_wl_quiet_sdl_damage(wlSurface) != 0 else {
-            return .failed("the window's wl_surface has no user data of SDL's to know its frame callbacks by")
-        }
-        return .inEffect("\(sdl.description)'s \(seen) listener registrations so far passed through the program's wl_proxy_add_listener; the window's frame callbacks get one that does nothing")
     }
 
     deinit {
-        _ = ovs_wl_quiet_sdl_damage(nil)
-        ovs_wl_shm_destroy(shm)
+        SDL_DestroyRenderer(renderer)
         SDL_FreeSurface(surface)
         munmap(memory, capacity)
     }
 
-    /// Makes the surface as large as the window in pixels (the compositor resizes a
-    /// kiosk's window to its output); its pixels are then undefined and the caller draws
-    /// them all (a resize repaints everything). `renderer` draws into the surface.
-    /// Returns whether the size changed.
-    @discardableResult
-    func follow(_ renderer: OpaquePointer?) -> Bool {
+    func canvas() -> WindowCanvas? {
+        follow()
+        return WindowCanvas(surface: surface)
+    }
+
+    var sizeInPixels: (width: Int, height: Int) {
+        follow()
         var w: Int32 = 0, h: Int32 = 0
-        SDL_GetWindowSizeInPixels(window, &w, &h)
+        SDL_GetRendererOutputSize(renderer, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    /// Makes the surface as large as the screen in pixels (a compositor resizes a kiosk's
+    /// window to its output); its pixels are then undefined and the caller draws them all
+    /// (a resize repaints everything). Returns whether the size changed.
+    @discardableResult
+    func follow() -> Bool {
+        var (w, h) = currentSize()
         w = max(1, w)
         h = max(1, h)
         // Memory is reserved for the screen; a window larger than that is shown cut.
@@ -139,14 +123,24 @@ final class WaylandSurface {
         surface.pointee.pitch = w * 4
         SDL_SetClipRect(surface, nil)
         // The renderer's viewport is the surface's size when it is reset.
-        if let renderer { SDL_RenderSetViewport(renderer, nil) }
+        SDL_RenderSetViewport(renderer, nil)
         return true
     }
 
-    /// The ring the painter draws the list into from now on (`WaylandListRing`).
-    func attach(_ ring: WaylandListRing) {
+    func makeListRing(why: inout String) -> (any ListRing)? {
+        let made = ChainListRing(presenter: self, width: surface.pointee.w, height: surface.pointee.h)
+        if made == nil { why = "an empty window" }
+        return made
+    }
+
+    func ringNote(_ ring: (any ListRing)?, why: String) -> String {
+        ring == nil ? "" : "; a scroll changes which row of the list's ring \(bufferName) starts from, not the pixels"
+    }
+
+    /// The ring the painter draws the list into from now on (`ChainListRing`).
+    func attach(_ ring: ChainListRing) {
         self.ring = ring
-        ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: Int(ovs_wl_shm_most))
+        ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: chain.most)
         written.removeAll(keepingCapacity: true)
     }
 
@@ -163,7 +157,8 @@ final class WaylandSurface {
     /// Shows the frame: `rects` (pixels) changed in `surface` since the last present;
     /// nil, all of it. With a ring, also what its frame said (`ringFrame`).
     func present(_ rects: [SDL_Rect]?) {
-        guard !broken else { return }
+        SDL_RenderFlush(renderer)
+        guard !lost else { return }
         let width = surface.pointee.w, height = surface.pointee.h
         var window = SDL_Rect(x: 0, y: 0, w: width, h: height)
         changed.removeAll(keepingCapacity: true)
@@ -182,71 +177,63 @@ final class WaylandSurface {
         for i in stale.indices {
             for rect in changed { RingBuffers.add(rect, to: &stale[i]) }
         }
-        guard let got = acquire(width: width, height: height, rows: height, offset: 0, most: Int32(ovs_wl_shm_most)) else { return }
-        let (pixels, stride, buffer, fresh) = got
-        if fresh { stale[buffer] = [window] }
+        guard let got = acquire(width: width, height: height, rows: height, offset: 0, most: Int32(chain.most)) else { return }
+        if got.fresh { stale[got.index] = [window] }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
-        for rect in stale[buffer] {
+        for rect in stale[got.index] {
             for row in rect.y..<(rect.y + rect.h) {
-                (pixels + Int(row) * stride + Int(rect.x))
+                (got.pixels + Int(row) * got.stride + Int(rect.x))
                     .update(from: source + Int(row) * Int(width) + Int(rect.x), count: Int(rect.w))
             }
         }
-        stale[buffer].removeAll(keepingCapacity: true)
-        for rect in changed { ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h) }
-        if ovs_wl_shm_commit(shm) < 0 { lose() }
+        stale[got.index].removeAll(keepingCapacity: true)
+        for rect in changed { chain.damage(x: rect.x, y: rect.y, width: rect.w, height: rect.h) }
+        if !chain.commit() { lost = true }
     }
 
     /// A frame with the list in `ring`, shown through buffers that hold the ring from
     /// some row on (`RingBuffers`): the buffer shows the window from the row the frame's
     /// `first` falls on, and gets only what it lacks.
-    private func presentRing(_ ring: WaylandListRing) {
+    private func presentRing(_ ring: ChainListRing) {
         defer {
             written.removeAll(keepingCapacity: true)
             ringFrameNow = false
         }
         if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height {
-            ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: Int(ovs_wl_shm_most))
+            ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: chain.most)
         }
         guard var buffers = ringBuffers else { return }
         ringBuffers = nil       // uniquely referenced while it changes
         defer { ringBuffers = buffers }
         guard let offset = buffers.begin(first: first, written: written, changed: changed, ringFrame: ringFrameNow) else { return }
-        // Two: the one the compositor shows and the next. A third, made when a release is
-        // late, would cost more memory (a window and a half) than the wait.
+        // Two: the one on screen and the next. A third, made when a release is late,
+        // would cost more memory (a window and a half) than the wait.
         guard let got = acquire(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset, most: 2) else { return }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
         let buffer = WindowCanvas(pixels: got.pixels, stride: got.stride, width: ring.width, height: buffers.rows,
                                   format: surface.pointee.format)
+        let chain = chain
         buffers.fill(got.index, fresh: got.fresh, buffer: buffer, offset: offset, first: first, written: written,
                      lines: lines, surface: source) { rect in
-            ovs_wl_shm_damage(shm, rect.x, rect.y, rect.w, rect.h)
+            chain.damage(x: rect.x, y: rect.y, width: rect.w, height: rect.h)
         }
-        if ovs_wl_shm_commit(shm) < 0 { lose() }
+        if !chain.commit() { lost = true }
     }
 
-    /// After the compositor's frame callback for the last commit, a buffer it is not
-    /// reading (`CWayland`'s acquire); nil when none came free in time (the frame is
-    /// skipped: every buffer remembers what it lacks) or the connection broke.
-    private func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32)
-        -> (pixels: UnsafeMutablePointer<UInt32>, stride: Int, index: Int, fresh: Bool)? {
-        // Paced by the compositor: draw the next frame when it has shown the last. A
-        // window it does not show gets no callbacks: then on after a few frames' time.
-        if ovs_wl_shm_wait_frame(shm, 100) < 0 {
-            lose()
+    /// Once the frame before is on screen, a buffer nobody reads; nil when none came
+    /// free in time (the frame is skipped: every buffer remembers what it lacks) or the
+    /// chain broke.
+    private func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32) -> ChainBuffer? {
+        // Paced by the screen: draw the next frame when it has shown the last. A screen
+        // that shows nothing (a hidden window) sends no event: then on after a few frames.
+        guard chain.waitFrame(timeoutMs: 100) else {
+            lost = true
             return nil
         }
-        var stride: Int32 = 0, index: Int32 = 0, fresh: Int32 = 0
-        guard let pixels = ovs_wl_shm_acquire(shm, width, height, rows, offset, most, 100, &stride, &index, &fresh) else {
-            if ovs_wl_shm_broken(shm) != 0 { lose() }
+        guard let got = chain.acquire(width: width, height: height, rows: rows, offset: offset, most: most, timeoutMs: 100) else {
+            if chain.broken { lost = true }
             return nil
         }
-        return (pixels, Int(stride), Int(index), fresh != 0)
+        return got
     }
-
-    /// Buffers in use and releases seen, for tests.
-    var buffers: Int { Int(ovs_wl_shm_buffers(shm)) }
-    var releases: Int { ovs_wl_shm_releases(shm) }
-
-    private func lose() { broken = true }
 }

@@ -1,0 +1,49 @@
+import CSDL
+
+/// How frames reach the screen: the one thing the display holds that differs from one
+/// kind of screen to another. The core (`Display`, `Painter`, `Session`) draws a frame,
+/// into the canvas this gives where the CPU draws (`canvas`) or through its renderer, and
+/// hands it the rectangles that changed (`present`); it never asks which presenter it is.
+///
+/// The shape is SDL_Renderer's own (SDL's `src/render/`: one table of functions a
+/// backend fills in, chosen once from a list of drivers): here `PresenterTable` lists
+/// the presenters and chooses one at start, each in a folder of its own — `Renderer`
+/// (SDL_Renderer on OpenGL/GLES), `X11` (SDL's window surface, with the list's ring in
+/// MIT-SHM), `Wayland` (wl_shm buffers, over `Shared`'s `SharedMemoryPresenter`), `DRM`.
+protocol Presenter: AnyObject {
+    /// The SDL renderer that draws frames (the painter's, the text's and the images').
+    var renderer: OpaquePointer { get }
+    /// The CPU or the GPU, for the start line and the report.
+    var path: RenderPath { get }
+    /// Why it was chosen, and how it presents (for `--verbose` and summary.json).
+    var reason: String { get }
+    /// Whether what was drawn last frame is still there to draw over: a window surface or
+    /// a buffer of ours keeps its pixels, so a frame repaints only what changed; a GPU
+    /// back buffer is undefined after a present.
+    var keepsPixels: Bool { get }
+    /// The pixels this frame is drawn into where the CPU draws them, as large as the
+    /// screen now; nil where there are none (the GPU) or they are not 32-bit.
+    func canvas() -> WindowCanvas?
+    /// Shows what was drawn: `rects` (pixels) changed since the last present; nil, all of
+    /// it. Where it can, only those reach the screen.
+    func present(_ rects: [SDL_Rect]?)
+    /// The frame's size in pixels.
+    var sizeInPixels: (width: Int, height: Int) { get }
+    /// A ring for the list (`ListRing`) as large as the canvas, where this presenter can
+    /// show one; nil elsewhere, `why` saying why.
+    func makeListRing(why: inout String) -> (any ListRing)?
+    /// What the ring made (or not made, `why`) changes in how a frame is shown, said for
+    /// the reason (`"; a scroll changes …"`); empty when nothing is worth saying.
+    func ringNote(_ ring: (any ListRing)?, why: String) -> String
+    /// The display is gone (the compositor hung up, the device was removed), as a
+    /// present found: the run ends as for a lost display.
+    var displayLost: Bool { get }
+    /// The cut of SDL's frame-callback damage (`SDLTrick`), where this presenter plays
+    /// it (Wayland's wl_shm); nil where it does not.
+    var frameDamageCut: SDLTrick.State? { get }
+}
+
+extension Presenter {
+    var frameDamageCut: SDLTrick.State? { nil }
+    var displayLost: Bool { false }
+}
