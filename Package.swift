@@ -40,17 +40,16 @@ let package = Package(
         // C, because the code between fork() and exec must not touch Swift's runtime.
         .target(name: "CSupervisor"),
         // The list's ring of pixel rows in memory shared with the X server (MIT-SHM): C,
-        // because Xlib's types clash with Swift's names. Xlib is looked up at run time in
-        // the copy SDL loaded; only its headers (libx11-dev, libxext-dev, which
-        // libsdl2-dev brings) are needed to build.
-        .target(name: "CXShm"),
+        // because Xlib's types clash with Swift's names. libX11 and libXext are linked:
+        // Debian's libSDL2 links both, so they are loaded in every run anyway and there is
+        // one copy, the one SDL's window uses (libx11-dev, libxext-dev: libsdl2-dev brings them).
+        .target(name: "CXShm", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]),
         // Frames on a Wayland surface from wl_shm buffers of our own (the CPU path on
-        // Wayland): C, for libwayland-client's varargs requests and listener tables. Its
-        // functions are looked up in the copy SDL loaded (Debian's libSDL2 links it, so it
-        // is there in every run, Wayland or not), never linked: the calls reach the copy
-        // SDL's window lives in, under sdl2-compat too. Only its headers (libwayland-dev,
-        // which libsdl2-dev brings) are needed to build.
-        .target(name: "CWayland"),
+        // Wayland): C, for libwayland-client's varargs requests and listener tables. Linked:
+        // Debian's libSDL2 links it too (so does SDL 3 under sdl2-compat), so it is loaded
+        // in every run, Wayland or not, and there is one copy, the one SDL's window lives in
+        // (libwayland-dev: libsdl2-dev brings it).
+        .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
         // Thread naming and a join with a time limit: glibc declares them only under
         // _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CWorker"),

@@ -12,16 +12,15 @@
 // calls to it. It passes every call on, except that a frame callback SDL arms for the
 // one window whose frames we commit gets a listener that does nothing: when it fires,
 // SDL damages nothing and arms no next one. The callback stays SDL's, which destroys it
-// with the window. Our own requests go to libwayland-client directly (wlshm.c looks its
-// functions up in the library itself), never through here.
+// with the window. Our own listeners go to libwayland-client directly
+// (`ovs_wl_add_listener_unseen`), never through here, so the count below is SDL's alone.
 //
-// Every call is passed on to the definition in libwayland-client itself, looked up there
-// (ovs_wl_symbol), never as RTLD_NEXT: SDL 3 under sdl2-compat is opened with dlopen, so
-// the libwayland-client it brings is in no scope RTLD_NEXT searches, while its calls still
-// bind here; a "next" that is not found dropped every listener SDL 3 registered and the
-// window waited for ever for its first roundtrip. Whether the cut applies at all (SDL 2
-// and SDL 3 up to 3.2 damage at their frame callbacks) is the caller's to decide
-// (WlShmChain, SDLTricks); the count below says whether SDL's calls reach it.
+// Every call is passed on to the definition in libwayland-client itself, looked up in
+// that library (`real_add_listener`). A "next" that is not found would drop every listener
+// SDL registers and the window would wait for ever for its first roundtrip (seen under
+// sdl2-compat, when SDL 3's copy was in no scope RTLD_NEXT searched). Whether the cut
+// applies at all (SDL 2 and SDL 3 up to 3.2 damage at their frame callbacks) is the
+// caller's to decide (WlShmChain, SDLTricks); the count below says whether SDL's calls reach it.
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <stdint.h>
@@ -29,7 +28,8 @@
 #include "wlshm.h"
 #include "wlsymbol.h"
 
-struct wl_proxy;
+#include <dlfcn.h>
+#include <wayland-client-core.h>
 struct wl_callback;
 
 // The user data SDL gives its window's wl_surface and that window's frame callbacks (its
@@ -45,31 +45,36 @@ static void done_quietly(void *data, struct wl_callback *callback, uint32_t time
 static void (*const quiet_listener[])(void *, struct wl_callback *, uint32_t) = {done_quietly};
 
 typedef int (*add_listener_fn)(struct wl_proxy *, void (**)(void), void *);
-typedef void *(*get_user_data_fn)(struct wl_proxy *);
-typedef const char *(*get_class_fn)(struct wl_proxy *);
 
-int wl_proxy_add_listener(struct wl_proxy *proxy, void (**implementation)(void), void *data) {
+// The definition in libwayland-client itself; NULL where the library is not loaded (it is
+// linked, so only a broken install). Looked up, not called by name: the one name is both
+// ours and the library's, and by name a call would come back here.
+static add_listener_fn real_add_listener(void) {
     static _Atomic(add_listener_fn) real = NULL;
     add_listener_fn next = atomic_load(&real);
-    if (next == NULL) {
-        // A proxy exists only where libwayland-client is loaded: this finds it.
-        next = (add_listener_fn)ovs_wl_symbol("wl_proxy_add_listener");
-        if (next == NULL || next == wl_proxy_add_listener) return -1;
-        atomic_store(&real, next);
-    }
+    if (next != NULL) return next;
+    void *handle = dlopen("libwayland-client.so.0", RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == NULL) return NULL;
+    next = (add_listener_fn)dlsym(handle, "wl_proxy_add_listener");
+    dlclose(handle);    // linked: the library stays loaded
+    if (next == wl_proxy_add_listener) return NULL;
+    atomic_store(&real, next);
+    return next;
+}
+
+int wl_proxy_add_listener(struct wl_proxy *proxy, void (**implementation)(void), void *data) {
+    add_listener_fn next = real_add_listener();
+    if (next == NULL) return -1;
     void *window = atomic_load(&quieted);
-    if (window != NULL && data == window) {
-        static _Atomic(get_class_fn) get_class = NULL;
-        get_class_fn class_of = atomic_load(&get_class);
-        if (class_of == NULL) {
-            class_of = (get_class_fn)ovs_wl_symbol("wl_proxy_get_class");
-            atomic_store(&get_class, class_of);
-        }
-        if (class_of != NULL && strcmp(class_of(proxy), "wl_callback") == 0)
-            implementation = (void (**)(void))quiet_listener;
-    }
+    if (window != NULL && data == window && strcmp(wl_proxy_get_class(proxy), "wl_callback") == 0)
+        implementation = (void (**)(void))quiet_listener;
     atomic_fetch_add(&passed_on, 1);
     return next(proxy, implementation, data);
+}
+
+int ovs_wl_add_listener_unseen(struct wl_proxy *proxy, void (**implementation)(void), void *data) {
+    add_listener_fn next = real_add_listener();
+    return next == NULL ? -1 : next(proxy, implementation, data);
 }
 
 int ovs_wl_quiet_sdl_damage(void *surface) {
@@ -77,9 +82,7 @@ int ovs_wl_quiet_sdl_damage(void *surface) {
         atomic_store(&quieted, NULL);
         return 1;
     }
-    get_user_data_fn user_data = (get_user_data_fn)ovs_wl_symbol("wl_proxy_get_user_data");
-    if (user_data == NULL) return 0;
-    atomic_store(&quieted, user_data((struct wl_proxy *)surface));
+    atomic_store(&quieted, wl_proxy_get_user_data((struct wl_proxy *)surface));
     return atomic_load(&quieted) != NULL;
 }
 

@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "wlshm.h"
 #include "wlsymbol.h"
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -12,39 +11,14 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-// Only the protocol's types, opcodes and listener structs are used from these headers:
-// their inline request functions would call libwayland-client directly (linked), so the
-// requests are marshalled below through the functions looked up at run time.
-#include <wayland-client-core.h>
-#include <wayland-client-protocol.h>
-
-typedef struct wl_proxy *(*MarshalFlagsFn)(struct wl_proxy *, uint32_t, const struct wl_interface *, uint32_t,
-                                           uint32_t, ...);
-
-// libwayland-client's functions and interfaces, from the copy SDL loaded.
-typedef struct {
-    MarshalFlagsFn marshal_flags;
-    int (*add_listener)(struct wl_proxy *, void (**)(void), void *);
-    void (*destroy)(struct wl_proxy *);
-    uint32_t (*get_version)(struct wl_proxy *);
-    void *(*create_wrapper)(void *);
-    void (*wrapper_destroy)(void *);
-    void (*set_queue)(struct wl_proxy *, struct wl_event_queue *);
-    struct wl_event_queue *(*create_queue)(struct wl_display *);
-    void (*queue_destroy)(struct wl_event_queue *);
-    int (*roundtrip_queue)(struct wl_display *, struct wl_event_queue *);
-    int (*dispatch_queue_pending)(struct wl_display *, struct wl_event_queue *);
-    int (*prepare_read_queue)(struct wl_display *, struct wl_event_queue *);
-    int (*read_events)(struct wl_display *);
-    void (*cancel_read)(struct wl_display *);
-    int (*flush)(struct wl_display *);
-    int (*get_fd)(struct wl_display *);
-    int (*get_error)(struct wl_display *);
-    const struct wl_interface *registry, *shm, *pool, *buffer, *callback;
-} Wayland;
+// libwayland-client is linked (Debian's libSDL2 links it too, so it is the one copy in
+// the process, SDL 3's under sdl2-compat included): requests go through its inline
+// protocol functions. Listeners alone are added through the real wl_proxy_add_listener
+// (`ovs_wl_add_listener_unseen`, sdldamage.c), past this program's own, which counts SDL's.
+#include <wayland-client.h>
 
 typedef struct {
-    struct wl_proxy *pool;          // the buffer's memory, kept to make buffers at other offsets
+    struct wl_shm_pool *pool;       // the buffer's memory, kept to make buffers at other offsets
     struct wl_buffer *buffer;       // `height` rows of the pool from row `offset` on
     uint32_t *pixels;               // the pool's first row
     size_t size;
@@ -55,15 +29,14 @@ typedef struct {
 } Buffer;
 
 struct ovs_wl_shm {
-    Wayland wl;
     struct wl_display *display;
     struct wl_event_queue *queue;
     struct wl_surface *surface;     // SDL's
-    struct wl_proxy *surface_on_queue;  // a wrapper of it whose new objects (frame callbacks) come to our queue
-    struct wl_proxy *registry;
-    struct wl_proxy *shm;
+    struct wl_surface *surface_on_queue;  // a wrapper of it whose new objects (frame callbacks) come to our queue
+    struct wl_registry *registry;
+    struct wl_shm *shm;
     int has_xrgb;
-    struct wl_proxy *frame;         // the frame callback awaited, or NULL
+    struct wl_callback *frame;      // the frame callback awaited, or NULL
     Buffer buffers[ovs_wl_shm_most];
     int count;
     int current;                    // the acquired buffer, -1 when none
@@ -71,44 +44,8 @@ struct ovs_wl_shm {
     long releases;
 };
 
-// In the library itself, never by RTLD_NEXT or the global scope: SDL 3 (under sdl2-compat)
-// is opened with dlopen, and the libwayland-client it brings is in no scope this program
-// searches (sdldamage.c uses this too).
-void *ovs_wl_symbol(const char *name) {
-    void *handle = dlopen("libwayland-client.so.0", RTLD_LAZY | RTLD_NOLOAD);
-    if (!handle) return NULL;
-    void *address = dlsym(handle, name);
-    dlclose(handle);    // SDL holds its own reference: the library stays loaded
-    return address;
-}
-
-static int load(Wayland *wl) {
-#define LOAD(field, name) if (!(*(void **)&wl->field = ovs_wl_symbol(name))) return 0
-    LOAD(marshal_flags, "wl_proxy_marshal_flags");
-    LOAD(add_listener, "wl_proxy_add_listener");
-    LOAD(destroy, "wl_proxy_destroy");
-    LOAD(get_version, "wl_proxy_get_version");
-    LOAD(create_wrapper, "wl_proxy_create_wrapper");
-    LOAD(wrapper_destroy, "wl_proxy_wrapper_destroy");
-    LOAD(set_queue, "wl_proxy_set_queue");
-    LOAD(create_queue, "wl_display_create_queue");
-    LOAD(queue_destroy, "wl_event_queue_destroy");
-    LOAD(roundtrip_queue, "wl_display_roundtrip_queue");
-    LOAD(dispatch_queue_pending, "wl_display_dispatch_queue_pending");
-    LOAD(prepare_read_queue, "wl_display_prepare_read_queue");
-    LOAD(read_events, "wl_display_read_events");
-    LOAD(cancel_read, "wl_display_cancel_read");
-    LOAD(flush, "wl_display_flush");
-    LOAD(get_fd, "wl_display_get_fd");
-    LOAD(get_error, "wl_display_get_error");
-    // The protocol's interfaces are data in the library, found the same way.
-    LOAD(registry, "wl_registry_interface");
-    LOAD(shm, "wl_shm_interface");
-    LOAD(pool, "wl_shm_pool_interface");
-    LOAD(buffer, "wl_buffer_interface");
-    LOAD(callback, "wl_callback_interface");
-#undef LOAD
-    return 1;
+static int listen(void *proxy, const void *listener, void *data) {
+    return ovs_wl_add_listener_unseen((struct wl_proxy *)proxy, (void (**)(void))listener, data);
 }
 
 // MARK: Events
@@ -124,8 +61,8 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
     (void)registry; (void)version;
     ovs_wl_shm *s = data;
     if (s->shm || strcmp(interface, "wl_shm") != 0) return;
-    s->shm = s->wl.marshal_flags(s->registry, WL_REGISTRY_BIND, s->wl.shm, 1, 0, name, s->wl.shm->name, 1u, NULL);
-    if (s->shm) s->wl.add_listener(s->shm, (void (**)(void))&shm_listener, s);
+    s->shm = wl_registry_bind(s->registry, name, &wl_shm_interface, 1);
+    if (s->shm) listen(s->shm, &shm_listener, s);
 }
 static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
     (void)data; (void)registry; (void)name;
@@ -144,8 +81,8 @@ static const struct wl_buffer_listener buffer_listener = { buffer_release };
 static void frame_done(void *data, struct wl_callback *callback, uint32_t time) {
     (void)time;
     ovs_wl_shm *s = data;
-    if ((struct wl_proxy *)callback == s->frame) {
-        s->wl.destroy(s->frame);
+    if (callback == s->frame) {
+        wl_callback_destroy(s->frame);
         s->frame = NULL;
     }
 }
@@ -153,7 +90,7 @@ static const struct wl_callback_listener frame_listener = { frame_done };
 
 // MARK: Connection
 
-int ovs_wl_shm_broken(const ovs_wl_shm *s) { return s->wl.get_error(s->display) != 0; }
+int ovs_wl_shm_broken(const ovs_wl_shm *s) { return wl_display_get_error(s->display) != 0; }
 
 static double now_ms(void) {
     struct timespec t;
@@ -164,23 +101,23 @@ static double now_ms(void) {
 // Runs our queue's callbacks for what has arrived, reading the socket for at most
 // `timeout_ms` if nothing has. -1 on a broken connection, else 0.
 static int pump(ovs_wl_shm *s, int timeout_ms) {
-    if (s->wl.prepare_read_queue(s->display, s->queue) != 0) {
+    if (wl_display_prepare_read_queue(s->display, s->queue) != 0) {
         // Something was waiting already: run it; the caller looks again.
-        return s->wl.dispatch_queue_pending(s->display, s->queue) < 0 ? -1 : 0;
+        return wl_display_dispatch_queue_pending(s->display, s->queue) < 0 ? -1 : 0;
     }
-    if (s->wl.flush(s->display) < 0 && errno != EAGAIN) {
-        s->wl.cancel_read(s->display);
+    if (wl_display_flush(s->display) < 0 && errno != EAGAIN) {
+        wl_display_cancel_read(s->display);
         return -1;
     }
-    struct pollfd fd = { .fd = s->wl.get_fd(s->display), .events = POLLIN };
+    struct pollfd fd = { .fd = wl_display_get_fd(s->display), .events = POLLIN };
     int ready = poll(&fd, 1, timeout_ms);
     if (ready <= 0) {
-        s->wl.cancel_read(s->display);
+        wl_display_cancel_read(s->display);
         return ready < 0 && errno != EINTR ? -1 : 0;
     }
     // Events for SDL's queue read here wait in it for SDL's next pump.
-    if (s->wl.read_events(s->display) < 0) return -1;
-    return s->wl.dispatch_queue_pending(s->display, s->queue) < 0 ? -1 : 0;
+    if (wl_display_read_events(s->display) < 0) return -1;
+    return wl_display_dispatch_queue_pending(s->display, s->queue) < 0 ? -1 : 0;
 }
 
 static void fail(char *why, int why_size, const char *reason) {
@@ -194,29 +131,23 @@ ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_s
     s->current = -1;
     s->display = display;
     s->surface = surface;
-    if (!load(&s->wl)) {
-        free(s);
-        fail(why, why_size, "libwayland-client 1.20 or later is not loaded");
-        return NULL;
-    }
-    s->queue = s->wl.create_queue(s->display);
-    struct wl_proxy *display_on_queue = s->wl.create_wrapper(s->display);
-    s->surface_on_queue = s->wl.create_wrapper(s->surface);
+    s->queue = wl_display_create_queue(s->display);
+    struct wl_display *display_on_queue = wl_proxy_create_wrapper(s->display);
+    s->surface_on_queue = wl_proxy_create_wrapper(s->surface);
     if (!s->queue || !display_on_queue || !s->surface_on_queue) {
-        if (display_on_queue) s->wl.wrapper_destroy(display_on_queue);
+        if (display_on_queue) wl_proxy_wrapper_destroy(display_on_queue);
         ovs_wl_shm_destroy(s);
         fail(why, why_size, "cannot make an event queue");
         return NULL;
     }
-    s->wl.set_queue(display_on_queue, s->queue);
-    s->wl.set_queue(s->surface_on_queue, s->queue);
-    s->registry = s->wl.marshal_flags(display_on_queue, WL_DISPLAY_GET_REGISTRY, s->wl.registry,
-                                      s->wl.get_version(display_on_queue), 0, NULL);
-    s->wl.wrapper_destroy(display_on_queue);
-    if (s->registry) s->wl.add_listener(s->registry, (void (**)(void))&registry_listener, s);
+    wl_proxy_set_queue((struct wl_proxy *)display_on_queue, s->queue);
+    wl_proxy_set_queue((struct wl_proxy *)s->surface_on_queue, s->queue);
+    s->registry = wl_display_get_registry(display_on_queue);
+    wl_proxy_wrapper_destroy(display_on_queue);
+    if (s->registry) listen(s->registry, &registry_listener, s);
     // One round trip lists the globals (binding wl_shm), a second its pixel formats.
-    if (!s->registry || s->wl.roundtrip_queue(s->display, s->queue) < 0 || !s->shm
-        || s->wl.roundtrip_queue(s->display, s->queue) < 0) {
+    if (!s->registry || wl_display_roundtrip_queue(s->display, s->queue) < 0 || !s->shm
+        || wl_display_roundtrip_queue(s->display, s->queue) < 0) {
         ovs_wl_shm_destroy(s);
         fail(why, why_size, "the compositor offers no wl_shm");
         return NULL;
@@ -226,22 +157,22 @@ ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_s
         fail(why, why_size, "the compositor's wl_shm has no XRGB8888");
         return NULL;
     }
-    s->damage_buffer = s->wl.get_version((struct wl_proxy *)s->surface) >= WL_SURFACE_DAMAGE_BUFFER_SINCE_VERSION;
+    s->damage_buffer = wl_surface_get_version(s->surface) >= WL_SURFACE_DAMAGE_BUFFER_SINCE_VERSION;
     return s;
 }
 
 // MARK: Buffers
 
 static void destroy_buffer(ovs_wl_shm *s, Buffer *b) {
-    if (b->buffer) s->wl.marshal_flags((struct wl_proxy *)b->buffer, WL_BUFFER_DESTROY, NULL,
-                                       s->wl.get_version((struct wl_proxy *)b->buffer), WL_MARSHAL_FLAG_DESTROY);
+    (void)s;
+    if (b->buffer) wl_buffer_destroy(b->buffer);
     b->buffer = NULL;
 }
 
 static void drop(ovs_wl_shm *s, Buffer *b) {
     // The compositor keeps its own mapping of a buffer it still reads.
     destroy_buffer(s, b);
-    if (b->pool) s->wl.marshal_flags(b->pool, WL_SHM_POOL_DESTROY, NULL, s->wl.get_version(b->pool), WL_MARSHAL_FLAG_DESTROY);
+    if (b->pool) wl_shm_pool_destroy(b->pool);
     if (b->pixels) munmap(b->pixels, b->size);
     memset(b, 0, sizeof *b);
 }
@@ -250,14 +181,13 @@ static void drop(ovs_wl_shm *s, Buffer *b) {
 // memory, so a new one costs a request, not pixels.
 static int view(ovs_wl_shm *s, Buffer *b, int offset) {
     destroy_buffer(s, b);
-    struct wl_proxy *buffer = s->wl.marshal_flags(b->pool, WL_SHM_POOL_CREATE_BUFFER, s->wl.buffer, s->wl.get_version(b->pool), 0,
-                                                  NULL, offset * b->width * 4, b->width, b->height, b->width * 4,
-                                                  (uint32_t)WL_SHM_FORMAT_XRGB8888);
+    struct wl_buffer *buffer = wl_shm_pool_create_buffer(b->pool, offset * b->width * 4, b->width, b->height,
+                                                         b->width * 4, WL_SHM_FORMAT_XRGB8888);
     if (!buffer) return 0;
-    b->buffer = (struct wl_buffer *)buffer;
+    b->buffer = buffer;
     b->offset = offset;
     b->busy = 0;
-    s->wl.add_listener(buffer, (void (**)(void))&buffer_listener, b);
+    listen(buffer, &buffer_listener, b);
     return 1;
 }
 
@@ -271,8 +201,7 @@ static int make(ovs_wl_shm *s, Buffer *b, int width, int height, int rows, int o
     fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL);
     void *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (pixels == MAP_FAILED) { close(fd); return 0; }
-    struct wl_proxy *pool = s->wl.marshal_flags(s->shm, WL_SHM_CREATE_POOL, s->wl.pool, s->wl.get_version(s->shm), 0,
-                                                NULL, fd, (int32_t)size);
+    struct wl_shm_pool *pool = wl_shm_create_pool(s->shm, fd, (int32_t)size);
     close(fd);      // sent with the request; the compositor has its own descriptor
     if (!pool) { munmap(pixels, size); return 0; }
     *b = (Buffer){ .pool = pool, .pixels = pixels, .size = size, .width = width, .height = height, .stride = width,
@@ -323,24 +252,22 @@ uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int width, int height, int rows, int
 
 void ovs_wl_shm_damage(ovs_wl_shm *s, int x, int y, int width, int height) {
     if (width <= 0 || height <= 0) return;
-    uint32_t opcode = s->damage_buffer ? WL_SURFACE_DAMAGE_BUFFER : WL_SURFACE_DAMAGE;
-    struct wl_proxy *surface = (struct wl_proxy *)s->surface;
-    s->wl.marshal_flags(surface, opcode, NULL, s->wl.get_version(surface), 0, x, y, width, height);
+    if (s->damage_buffer) wl_surface_damage_buffer(s->surface, x, y, width, height);
+    else wl_surface_damage(s->surface, x, y, width, height);
 }
 
 int ovs_wl_shm_commit(ovs_wl_shm *s) {
     if (s->current < 0) return -1;
     Buffer *b = &s->buffers[s->current];
-    struct wl_proxy *surface = (struct wl_proxy *)s->surface;
-    uint32_t version = s->wl.get_version(surface);
-    if (s->frame) s->wl.destroy(s->frame);
-    s->frame = s->wl.marshal_flags(s->surface_on_queue, WL_SURFACE_FRAME, s->wl.callback, version, 0, NULL);
-    if (s->frame) s->wl.add_listener(s->frame, (void (**)(void))&frame_listener, s);
-    s->wl.marshal_flags(surface, WL_SURFACE_ATTACH, NULL, version, 0, b->buffer, 0, 0);
-    s->wl.marshal_flags(surface, WL_SURFACE_COMMIT, NULL, version, 0);
+    if (s->frame) wl_callback_destroy(s->frame);
+    // Made through the wrapper: the callback's events come to our queue.
+    s->frame = wl_surface_frame(s->surface_on_queue);
+    if (s->frame) listen(s->frame, &frame_listener, s);
+    wl_surface_attach(s->surface, b->buffer, 0, 0);
+    wl_surface_commit(s->surface);
     b->busy = 1;
     s->current = -1;
-    if (s->wl.flush(s->display) < 0 && errno != EAGAIN) return -1;
+    if (wl_display_flush(s->display) < 0 && errno != EAGAIN) return -1;
     return ovs_wl_shm_broken(s) ? -1 : 0;
 }
 
@@ -361,10 +288,16 @@ long ovs_wl_shm_releases(const ovs_wl_shm *s) { return s->releases; }
 void ovs_wl_shm_destroy(ovs_wl_shm *s) {
     if (!s) return;
     for (int i = 0; i < s->count; i++) drop(s, &s->buffers[i]);
-    if (s->frame) s->wl.destroy(s->frame);
-    if (s->shm) s->wl.destroy(s->shm);
-    if (s->registry) s->wl.destroy(s->registry);
-    if (s->surface_on_queue) s->wl.wrapper_destroy(s->surface_on_queue);
-    if (s->queue) s->wl.queue_destroy(s->queue);
+    if (s->frame) wl_callback_destroy(s->frame);
+    if (s->shm) wl_shm_destroy(s->shm);
+    if (s->registry) wl_registry_destroy(s->registry);
+    if (s->surface_on_queue) wl_proxy_wrapper_destroy(s->surface_on_queue);
+    if (s->queue) wl_event_queue_destroy(s->queue);
     free(s);
 }
+
+int ovs_wl_display_fd(void *display) { return wl_display_get_fd(display); }
+int ovs_wl_display_error(void *display) { return wl_display_get_error(display); }
+
+static void no_log(const char *format, va_list arguments) { (void)format, (void)arguments; }
+void ovs_wl_silence_log(void) { wl_log_set_handler_client(no_log); }

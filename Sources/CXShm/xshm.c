@@ -2,25 +2,14 @@
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
-typedef Status (*GetWindowAttributesFn)(Display *, Window, XWindowAttributes *);
-typedef GC (*CreateGCFn)(Display *, Drawable, unsigned long, XGCValues *);
-typedef int (*FreeGCFn)(Display *, GC);
-typedef int (*SyncFn)(Display *, Bool);
-typedef char *(*DisplayStringFn)(Display *);
-typedef XErrorHandler (*SetErrorHandlerFn)(XErrorHandler);
-typedef Bool (*QueryExtensionFn)(Display *);
-typedef XImage *(*CreateImageFn)(Display *, Visual *, unsigned, int, char *, XShmSegmentInfo *, unsigned, unsigned);
-typedef Bool (*AttachFn)(Display *, XShmSegmentInfo *);
-typedef Bool (*DetachFn)(Display *, XShmSegmentInfo *);
-typedef Bool (*PutImageFn)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned, unsigned, Bool);
-
+// libX11 and libXext are linked: Debian's libSDL2 links both, so they are loaded in every
+// run whatever the display, and these calls reach the copies SDL's window uses.
 struct ovs_shm_image {
     Display *display;
     Window window;
@@ -28,20 +17,7 @@ struct ovs_shm_image {
     XImage *image;
     XShmSegmentInfo segment;
     int width, height;
-    SyncFn sync;
-    FreeGCFn free_gc;
-    DetachFn detach;
-    PutImageFn put;
 };
-
-// A symbol of a library the process has loaded already (SDL loaded Xlib's), else NULL.
-static void *loaded_symbol(const char *library, const char *name) {
-    void *handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
-    if (!handle) return NULL;
-    void *address = dlsym(handle, name);
-    dlclose(handle);    // SDL holds its own reference: the library stays loaded
-    return address;
-}
 
 // Set while the server answers the attach: a server that cannot map our segment (it runs
 // elsewhere, or in another IPC namespace) answers with an error, which Xlib's default
@@ -63,27 +39,13 @@ ovs_shm_image *ovs_shm_image_create(void *raw_display, unsigned long window, int
                                     char *why, int why_size) {
     Display *display = raw_display;
     if (!display || !window || width <= 0 || height <= 0) return fail(NULL, why, why_size, "no X11 window");
-    GetWindowAttributesFn get_attributes = loaded_symbol("libX11.so.6", "XGetWindowAttributes");
-    CreateGCFn create_gc = loaded_symbol("libX11.so.6", "XCreateGC");
-    FreeGCFn free_gc = loaded_symbol("libX11.so.6", "XFreeGC");
-    SyncFn sync = loaded_symbol("libX11.so.6", "XSync");
-    DisplayStringFn display_string = loaded_symbol("libX11.so.6", "XDisplayString");
-    SetErrorHandlerFn set_error_handler = loaded_symbol("libX11.so.6", "XSetErrorHandler");
-    QueryExtensionFn query = loaded_symbol("libXext.so.6", "XShmQueryExtension");
-    CreateImageFn create_image = loaded_symbol("libXext.so.6", "XShmCreateImage");
-    AttachFn attach = loaded_symbol("libXext.so.6", "XShmAttach");
-    DetachFn detach = loaded_symbol("libXext.so.6", "XShmDetach");
-    PutImageFn put = loaded_symbol("libXext.so.6", "XShmPutImage");
-    if (!get_attributes || !create_gc || !free_gc || !sync || !display_string || !set_error_handler
-        || !query || !create_image || !attach || !detach || !put)
-        return fail(NULL, why, why_size, "libX11 or libXext is not loaded");
     // Shared memory works only with a server on this machine, as SDL's own check has it.
-    const char *name = display_string(display);
+    const char *name = XDisplayString(display);
     if (!name || !(name[0] == ':' || strncmp(name, "unix:", 5) == 0))
         return fail(NULL, why, why_size, "the X server is not local");
-    if (!query(display)) return fail(NULL, why, why_size, "the X server has no MIT-SHM");
+    if (!XShmQueryExtension(display)) return fail(NULL, why, why_size, "the X server has no MIT-SHM");
     XWindowAttributes attributes;
-    if (!get_attributes(display, window, &attributes)) return fail(NULL, why, why_size, "the window's visual is unknown");
+    if (!XGetWindowAttributes(display, window, &attributes)) return fail(NULL, why, why_size, "the window's visual is unknown");
 
     ovs_shm_image *made = calloc(1, sizeof *made);
     if (!made) return fail(NULL, why, why_size, "out of memory");
@@ -91,13 +53,9 @@ ovs_shm_image *ovs_shm_image_create(void *raw_display, unsigned long window, int
     made->window = window;
     made->width = width;
     made->height = height;
-    made->sync = sync;
-    made->free_gc = free_gc;
-    made->detach = detach;
-    made->put = put;
     made->segment.shmid = -1;
     made->segment.shmaddr = (char *)-1;
-    made->image = create_image(display, attributes.visual, (unsigned)attributes.depth, ZPixmap, NULL, &made->segment,
+    made->image = XShmCreateImage(display, attributes.visual, (unsigned)attributes.depth, ZPixmap, NULL, &made->segment,
                                (unsigned)width, (unsigned)height);
     if (!made->image) return fail(made, why, why_size, "XShmCreateImage failed");
     if (made->image->bits_per_pixel != 32 || made->image->bytes_per_line % 4 != 0)
@@ -111,17 +69,17 @@ ovs_shm_image *ovs_shm_image_create(void *raw_display, unsigned long window, int
     }
     made->segment.readOnly = False;
     attach_failed = 0;
-    XErrorHandler previous = set_error_handler(note_attach_error);
-    Bool attached = attach(display, &made->segment);
-    sync(display, False);
-    set_error_handler(previous);
+    XErrorHandler previous = XSetErrorHandler(note_attach_error);
+    Bool attached = XShmAttach(display, &made->segment);
+    XSync(display, False);
+    XSetErrorHandler(previous);
     // Removed now, the segment goes with the last process that maps it: it cannot outlive us.
     shmctl(made->segment.shmid, IPC_RMID, NULL);
     if (!attached || attach_failed) {
         made->segment.shmid = -1;      // not attached: nothing to detach
         return fail(made, why, why_size, "the X server could not map shared memory");
     }
-    made->gc = create_gc(display, window, 0, NULL);
+    made->gc = XCreateGC(display, window, 0, NULL);
     if (!made->gc) return fail(made, why, why_size, "XCreateGC failed");
     return made;
 }
@@ -139,18 +97,18 @@ void ovs_shm_image_masks(const ovs_shm_image *image, uint32_t *red, uint32_t *gr
 void ovs_shm_image_put(ovs_shm_image *image, int from, int to, int rows) {
     if (rows <= 0) return;
     // No completion event: `sync` is how we know the server has read the pixels.
-    image->put(image->display, image->window, image->gc, image->image, 0, from, 0, to,
+    XShmPutImage(image->display, image->window, image->gc, image->image, 0, from, 0, to,
                (unsigned)image->width, (unsigned)rows, False);
 }
 
-void ovs_shm_image_sync(ovs_shm_image *image) { image->sync(image->display, False); }
+void ovs_shm_image_sync(ovs_shm_image *image) { XSync(image->display, False); }
 
 void ovs_shm_image_destroy(ovs_shm_image *image) {
     if (!image) return;
-    if (image->gc) image->free_gc(image->display, image->gc);
+    if (image->gc) XFreeGC(image->display, image->gc);
     if (image->segment.shmid >= 0 && image->segment.shmaddr != (char *)-1) {
-        image->detach(image->display, &image->segment);
-        image->sync(image->display, False);
+        XShmDetach(image->display, &image->segment);
+        XSync(image->display, False);
     }
     if (image->segment.shmaddr != (char *)-1) shmdt(image->segment.shmaddr);
     // XShmCreateImage's image frees only itself (its data is the segment, unmapped above).
@@ -159,4 +117,29 @@ void ovs_shm_image_destroy(ovs_shm_image *image) {
         XDestroyImage(image->image);
     }
     free(image);
+}
+
+int ovs_x11_connection_number(void *display) { return ConnectionNumber((Display *)display); }
+
+int ovs_x11_root_size(void *display, int *width, int *height) {
+    Window root;
+    int x, y;
+    unsigned w = 0, h = 0, border, depth;
+    if (!XGetGeometry(display, DefaultRootWindow((Display *)display), &root, &x, &y, &w, &h, &border, &depth)) return 0;
+    *width = (int)w;
+    *height = (int)h;
+    return w > 0 && h > 0;
+}
+
+int ovs_x11_events_already_queued(void *display) { return XEventsQueued(display, QueuedAlready); }
+
+void ovs_x11_on_connection_lost(int (*handler)(void *display)) { XSetIOErrorHandler((XIOErrorHandler)handler); }
+
+double ovs_x11_screen_dpi(void) {
+    Display *display = XOpenDisplay(NULL);
+    if (!display) return 0;
+    int screen = DefaultScreen(display);
+    int pixels = DisplayHeight(display, screen), mm = DisplayHeightMM(display, screen);
+    XCloseDisplay(display);
+    return pixels > 0 && mm > 0 ? pixels * 25.4 / mm : 0;
 }

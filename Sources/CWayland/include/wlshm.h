@@ -3,17 +3,16 @@
 #include <stdint.h>
 
 // Frames shown on a Wayland surface from buffers in memory shared with the compositor
-// (wl_shm), without OpenGL: the CPU path's counterpart of X11's MIT-SHM. libwayland-client's
-// functions and interfaces are looked up in the copy SDL already loaded (Debian's libSDL2
-// links it, so it is loaded in every run; SDL 3 under sdl2-compat opens it privately), so
-// the program links nothing of Wayland's and calls the very copy SDL's window lives in.
+// (wl_shm), without OpenGL: the CPU path's counterpart of X11's MIT-SHM. libwayland-client
+// is linked: Debian's libSDL2 links it too (SDL 3 under sdl2-compat as well), so it is
+// loaded in every run and there is one copy, the one SDL's window lives in.
 //
 // Our requests and the compositor's answers to them travel on an event queue of our own,
 // so SDL's event pump never runs our callbacks and we never run SDL's.
 typedef struct ovs_wl_shm ovs_wl_shm;
 
 // Buffers for `surface` (SDL's wl_surface) on `display` (SDL's wl_display). NULL when
-// they cannot be had (libwayland-client not loaded, no wl_shm, no XRGB8888); then `why`
+// they cannot be had (no wl_shm, no XRGB8888); then `why`
 // says why.
 ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_size);
 
@@ -59,5 +58,12 @@ int ovs_wl_quiet_sdl_damage(void *surface);
 // interposer passed on so far: 0 means SDL's calls do not reach it, so the cut cannot
 // take effect.
 long ovs_wl_listeners_passed_on(void);
+
+// SDL's wl_display (`display`): its socket, and whether it failed (the compositor hung
+// up or refused a request): non-zero then.
+int ovs_wl_display_fd(void *display);
+int ovs_wl_display_error(void *display);
+// Sends libwayland-client's own log lines to nowhere (SDLMessages).
+void ovs_wl_silence_log(void);
 
 #endif

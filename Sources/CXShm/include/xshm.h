@@ -5,8 +5,8 @@
 // An image in memory shared with the X server (MIT-SHM), put on a window from any of its
 // rows: the list is kept there as a ring of pixel rows, so a scroll changes which row is
 // put first instead of rewriting the rows. Xlib's names clash with Swift's, so its types
-// stay in here; its functions are looked up in the libX11 and libXext SDL already loaded,
-// so a program that never opens an X display never loads them.
+// stay in here. The few Xlib calls the Swift side makes on SDL's connection are here too
+// (`ovs_x11_*`).
 typedef struct ovs_shm_image ovs_shm_image;
 
 // A `width` x `height` image of 32-bit pixels for `window` on `display` (Xlib's Display *
@@ -27,4 +27,15 @@ void ovs_shm_image_put(ovs_shm_image *image, int from, int to, int rows);
 // reads be written again.
 void ovs_shm_image_sync(ovs_shm_image *image);
 void ovs_shm_image_destroy(ovs_shm_image *image);
+
+// Xlib on SDL's connection (`NativeDisplay`): its socket; the root window's size (0 when
+// unknown); events Xlib has read and not yet handed out (XEventsQueued, QueuedAlready);
+// the handler called when the connection is lost instead of Xlib's, which exits.
+int ovs_x11_connection_number(void *display);
+int ovs_x11_root_size(void *display, int *width, int *height);
+int ovs_x11_events_already_queued(void *display);
+void ovs_x11_on_connection_lost(int (*handler)(void *display));
+// The default X screen's density in dots per inch, on a connection of our own to $DISPLAY
+// (SDL's is not reachable before a window exists); 0 when unknown.
+double ovs_x11_screen_dpi(void);
 #endif

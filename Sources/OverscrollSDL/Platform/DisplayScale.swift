@@ -1,4 +1,5 @@
 import CSDL
+import CXShm
 import OverscrollKit
 #if canImport(Glibc)
 import Glibc
@@ -73,25 +74,10 @@ public struct DisplayScale: Sendable, Equatable {
 }
 
 /// The X screen's density from its size in pixels and millimetres, on a connection of
-/// our own (SDL's is not reachable before a window exists), from the libX11 SDL loaded.
+/// our own (SDL's is not reachable before a window exists).
 private enum X11ScreenDensity {
-    typealias Open = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
-    typealias Close = @convention(c) (OpaquePointer?) -> Int32
-    typealias ScreenNumber = @convention(c) (OpaquePointer?) -> Int32
-    typealias Measure = @convention(c) (OpaquePointer?, Int32) -> Int32
-
     static func dpi() -> Double? {
-        let lib = "libX11.so.6"
-        guard let open = NativeDisplay.symbol(lib, "XOpenDisplay", as: Open.self),
-              let close = NativeDisplay.symbol(lib, "XCloseDisplay", as: Close.self),
-              let screen = NativeDisplay.symbol(lib, "XDefaultScreen", as: ScreenNumber.self),
-              let height = NativeDisplay.symbol(lib, "XDisplayHeight", as: Measure.self),
-              let heightMM = NativeDisplay.symbol(lib, "XDisplayHeightMM", as: Measure.self),
-              let connection = open(nil) else { return nil }
-        defer { _ = close(connection) }
-        let n = screen(connection)
-        let pixels = height(connection, n), mm = heightMM(connection, n)
-        guard pixels > 0, mm > 0 else { return nil }
-        return Double(pixels) * 25.4 / Double(mm)
+        let dpi = ovs_x11_screen_dpi()
+        return dpi > 0 ? dpi : nil
     }
 }
