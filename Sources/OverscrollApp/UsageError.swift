@@ -7,12 +7,19 @@ import OverscrollKit
 /// line however long or strange the input), then the usage of the command the user ran —
 /// `replay`'s for a replay, not the window's, though the window's flags are checked first.
 enum UsageError {
-    /// Prints the message for `error` and exits with its status (help and version go to
-    /// standard output with status 0, as ArgumentParser prints them).
+    /// Prints the message for `error` and exits with its status. Help and version go to
+    /// standard output with status 0, written with every byte checked: `--version >&-` or
+    /// into a full disk is a write that failed (74 and a line), not a silent success.
     static func exit(_ error: Error, arguments: [String] = ProcessArguments.afterName) -> Never {
         let status = Overscroll.exitCode(for: error)
         let full = Overscroll.fullMessage(for: error)
-        guard status != .success else { Overscroll.exit(withError: error) }
+        guard status != .success else {
+            do { try StandardOutput.write(full.isEmpty || full.hasSuffix("\n") ? full : full + "\n") } catch {
+                writeStandardError("overscroll: \(error.message)\n")
+                Glibc.exit(error.code)
+            }
+            Glibc.exit(0)
+        }
         let text = render(message: Overscroll.message(for: error), full: full, subcommand: subcommand(in: arguments))
         if !text.isEmpty { writeStandardError(text + "\n") }
         Glibc.exit(status.rawValue)

@@ -236,6 +236,15 @@ import Glibc
             let r = try sh(command, report)
             #expect(r.status == 74 && r.stderr.contains("it is closed"), "\(r.stderr)")
         }
+        // Help and version are output too: closed or full, they fail as the rest does.
+        for flags in ["--help", "--version", "replay --help"] {
+            for redirect in [">&-", ">/dev/full"] {
+                let r = try sh("exec \"$0\" \(flags) \(redirect)", "")
+                #expect(r.status == 74 && r.stderr.contains("cannot write to standard output"), "\(flags) \(redirect): \(r.stderr)")
+            }
+            let shown = try CLI.run(flags.split(separator: " ").map(String.init))
+            #expect(shown.status == 0 && !shown.stdout.isEmpty && shown.stderr.isEmpty, "\(flags): \(shown.stderr)")
+        }
         let trace = try sh("exec \"$0\" replay \"$1\" --trace - >&-", Self.script)
         #expect(trace.status == 73 && trace.stderr.contains("cannot write the trace to standard output: it is closed"), "\(trace.stderr)")
     }
