@@ -50,6 +50,12 @@ let package = Package(
         // in every run, Wayland or not, and there is one copy, the one SDL's window lives in
         // (libwayland-dev: libsdl2-dev brings it).
         .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
+        // libdrm (Debian's libdrm-dev), for CDRM.
+        .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // The console's CPU path: DRM dumb buffers page-flipped by the program itself
+        // (no GBM, EGL or Mesa), the virtual terminal's switches, and the facts the
+        // choice between it and OpenGL is made from. C, for libdrm's structs and ioctls.
+        .target(name: "CDRM", dependencies: ["CLibDRM"]),
         // Thread naming and a join with a time limit: glibc declares them only under
         // _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CWorker"),
@@ -76,7 +82,7 @@ let package = Package(
         .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor", "Workers"]),
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
-        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
+        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "CDRM", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
         // `overscroll`: blocks every signal and execs overscroll-app. C with no Swift in it:
         // `-nostartfiles` leaves out Swift's image registration (swiftrt.o), which would pull
         // the whole runtime into a static program.
@@ -117,7 +123,7 @@ let package = Package(
         .testTarget(name: "ConfigReaderTests", dependencies: ["ConfigReader"]),
         .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "TestSupport"]),
         .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers", "TestSupport"]),
-        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "TestSupport"]),
+        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "CDRM", "TestSupport"]),
         .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,92 @@
+#ifndef OVS_DRMDUMB_H
+#define OVS_DRMDUMB_H
+#include <stdint.h>
+
+// Frames shown straight on a DRM device from dumb buffers (memory the display controller
+// scans out, written by the CPU): the console's CPU path, with no GBM, EGL or Mesa.
+// ovs_drm_acquire/commit/wait_frame follow the shape of CWayland's wl_shm chain, so the
+// same shared-memory presenter drives either (Presenters/Shared/BufferChain.swift).
+
+enum { ovs_drm_most = 3 };
+
+typedef struct ovs_drm ovs_drm;
+
+// What the device shows and how, once opened.
+typedef struct {
+    int width, height;          // the connector's preferred mode
+    int refresh_mhz;            // its refresh rate in millihertz (0: unknown)
+    int mm_width, mm_height;    // the connector's physical size (0: unknown)
+    char path[64];              // /dev/dri/card0
+    char driver[32];            // the kernel driver (drmGetVersion)
+    char connector[32];         // "Virtual-1", "HDMI-A-1"
+    int atomic;                 // page flips are atomic commits (else legacy drmModePageFlip)
+    int source_offset;          // a ring offset moves the plane's source rectangle (else the framebuffer's offset)
+} ovs_drm_info;
+
+// Opens `path` (NULL: the first /dev/dri/card* with a connected connector), takes its
+// connected connector's preferred mode and a CRTC for it, and remembers that CRTC's
+// state to give back. NULL with the reason in `why` (naming the device and the fix).
+ovs_drm *ovs_drm_open(const char *path, char *why, int why_size);
+void ovs_drm_get_info(const ovs_drm *d, ovs_drm_info *info);
+
+// A buffer nobody scans out: `rows` rows of `width` XRGB8888 pixels, of which the
+// `height` from row `offset` on are shown once committed. Waits at most `timeout_ms`
+// for a page flip to free one. NULL when none came free, the device is lost or the VT
+// is not ours (`ovs_drm_active`).
+uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offset, int most, int timeout_ms,
+                          int *stride, int *index, int *fresh);
+// Shows the acquired buffer: the mode set on the first commit (and after the VT came
+// back), a page flip on vblank after. 0, or -1 once the device is lost.
+int ovs_drm_commit(ovs_drm *d);
+// Waits for the last page flip's event at most `timeout_ms`: 1 when shown (or nothing
+// pending), 0 on time out, -1 once the device is lost.
+int ovs_drm_wait_frame(ovs_drm *d, int timeout_ms);
+// The device is gone (unplugged, the driver unbound): nothing will be shown again. A
+// run at rest makes no call that would fail, so this asks the device (an ioctl) when it
+// was not asked in the last half second.
+int ovs_drm_broken(ovs_drm *d);
+// Whether the device is ours to show on (not while another VT is shown).
+int ovs_drm_active(const ovs_drm *d);
+// The VT switched away (drops DRM master) or back (takes it, sets the mode again on the
+// next commit, every buffer fresh). 0, or -1 with errno.
+int ovs_drm_release(ovs_drm *d);
+int ovs_drm_reacquire(ovs_drm *d);
+int ovs_drm_buffers(const ovs_drm *d);
+long ovs_drm_flips(const ovs_drm *d);
+// Gives the CRTC back as it was, frees the buffers, closes the device.
+void ovs_drm_destroy(ovs_drm *d);
+
+// ---- Facts for the choice between GL and dumb buffers, gathered without Mesa.
+
+typedef struct {
+    char node[64];      // /dev/dri/renderD128
+    char driver[32];    // the kernel driver's name (drmGetVersion)
+    int has_3d;         // virtio_gpu: whether the host gives it 3D (VIRTGPU_PARAM_3D_FEATURES); -1 elsewhere or unknown
+} ovs_drm_render_node;
+
+// The render nodes in `dir` (normally /dev/dri), at most `most`: how many, or -1 when
+// `dir` cannot be read.
+int ovs_drm_render_nodes(const char *dir, ovs_drm_render_node *nodes, int most);
+// Whether a library file `name` (libEGL.so.1) is installed in the system's library
+// directories: looked for, never loaded.
+int ovs_drm_library_installed(const char *name);
+
+// ---- The virtual terminal the display belongs to.
+
+typedef struct ovs_vt ovs_vt;
+// Takes the VT on `fd` (the controlling terminal if -1): KD_GRAPHICS, and VT_PROCESS
+// switching with SIGUSR1 (release) and SIGUSR2 (acquire), whose handler only sets
+// flags (`ovs_vt_pending`): the frame loop answers at its next frame, or at the end of
+// its sleep on input (at most a second at rest). NULL with why when there is no VT to take (not on a VT).
+ovs_vt *ovs_vt_take(int fd, char *why, int why_size);
+// What the kernel asked since last time: 1 release, 2 acquire, 0 nothing.
+int ovs_vt_pending(ovs_vt *vt);
+// Answers a release (after the DRM master is dropped) or an acquire (before it is taken).
+int ovs_vt_release_done(ovs_vt *vt);
+int ovs_vt_acquire_done(ovs_vt *vt);
+// The VT's number (tty1: 1).
+int ovs_vt_number(const ovs_vt *vt);
+// KD_TEXT and VT_AUTO again.
+void ovs_vt_give_back(ovs_vt *vt);
+
+#endif

@@ -1,0 +1,66 @@
+import CDRM
+
+/// DRM dumb buffers as a `BufferChain`: the display controller scans out memory the CPU
+/// wrote, two or three buffers page-flipped on vblank (`CDRM`). The shared-memory
+/// presenter writes into a buffer only what it lacks, and never reads one back (dumb
+/// buffers may be write-combined: reads are uncached).
+///
+/// A buffer taller than the screen (a ring, `RingBuffers`) is shown from a row offset:
+/// a framebuffer over the same memory with that offset, or (virtio-gpu, which ignores
+/// framebuffer offsets) the plane's source rectangle moved; either costs an ioctl, no
+/// pixels.
+final class DumbBufferChain: BufferChain {
+    let device: DRMDevice
+    /// The virtual terminal the screen belongs to, when the program runs on one.
+    private let terminal: VirtualTerminal?
+
+    init(device: DRMDevice, terminal: VirtualTerminal?) {
+        self.device = device
+        self.terminal = terminal
+    }
+
+    var most: Int { Int(ovs_drm_most) }
+
+    func waitFrame(timeoutMs: Int32) -> Bool {
+        !device.closed && ovs_drm_wait_frame(device.handle, timeoutMs) >= 0
+    }
+
+    func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+        var stride: Int32 = 0, index: Int32 = 0, fresh: Int32 = 0
+        guard !device.closed, let pixels = ovs_drm_acquire(device.handle, width, height, rows, offset, most, timeoutMs, &stride, &index, &fresh) else {
+            return nil
+        }
+        return ChainBuffer(pixels: pixels, stride: Int(stride), index: Int(index), fresh: fresh != 0)
+    }
+
+    /// Nothing to send: each flip shows the whole plane. (FB_DAMAGE_CLIPS would spare
+    /// virtio-gpu's host copies, but Linux 6.1's virtio-gpu applies them to the new
+    /// buffer's host copy even when the flip changes buffers, which shows stale rows.)
+    func damage(x: Int32, y: Int32, width: Int32, height: Int32) {}
+
+    func commit() -> Bool { !device.closed && ovs_drm_commit(device.handle) == 0 }
+
+    var broken: Bool { !device.closed && ovs_drm_broken(device.handle) != 0 }
+
+    /// Whether frames reach the screen now (not while another VT is shown, nor after `close`).
+    var active: Bool { !device.closed && ovs_drm_active(device.handle) != 0 }
+
+    /// The console given back now, not when the process ends: the run ends by `_exit`
+    /// (RunWatch), which runs no deinit. The VT goes back to text mode and automatic
+    /// switching, the CRTC to what it showed before; nothing is shown after.
+    func close() {
+        terminal?.giveBack()
+        device.close()
+    }
+
+    /// Answers the VT switches asked since the last call (`VirtualTerminal`). True when
+    /// the screen came back and must be drawn whole again.
+    func serviceTerminal() -> Bool {
+        guard let terminal else { return false }
+        return terminal.service(device)
+    }
+
+    /// Flips done (the mode set counts as one), for tests and `--verbose`.
+    var flips: Int { device.closed ? 0 : ovs_drm_flips(device.handle) }
+    var buffers: Int { device.closed ? 0 : Int(ovs_drm_buffers(device.handle)) }
+}
