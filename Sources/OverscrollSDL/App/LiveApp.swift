@@ -131,7 +131,15 @@ public final class LiveApp {
             oldestArrival = nil
             var slept = false
             if let lost = runWatch.lost { runWatch.lose(lost) }
-            if session.display.connectionBroken { runWatch.lose("connection closed") }
+            if session.display.connectionBroken {
+                session.display.releaseScreen()
+                runWatch.lose(session.display.lossReason)
+            }
+            // The console's VT came back: its screen shows nothing of ours until drawn whole.
+            if session.display.serviceScreen() {
+                session.painter.invalidate()
+                redrawUntil = MonotonicClock.now() + 0.5
+            }
             // SIGTERM and the other stopping signals (SignalHandling): their handler set
             // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
             if SignalHandling.stopRequested != nil { running = false }
@@ -243,6 +251,7 @@ public final class LiveApp {
         // SDL ends the loop with SDL_QUIT when it finds the Wayland connection dead.
         if let lost = runWatch.lost ?? (native.connectionBroken ? "connection closed" : nil) { runWatch.lose(lost) }
         notifier.stopping()
+        session.display.releaseScreen()
         if let lastPresent { session.recordIdle(MonotonicClock.now() - lastPresent) }
         // The report and the metrics first, while RunWatch stands by: if anything after
         // a stop signal hangs (stopping refresh work, joining the reload thread), it

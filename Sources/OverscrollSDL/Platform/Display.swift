@@ -102,6 +102,11 @@ public final class Display {
         let skipCompose = getenv("XCOMPOSEFILE") == nil
         if skipCompose { setenv("XCOMPOSEFILE", "/dev/null", 1) }
         defer { if skipCompose { unsetenv("XCOMPOSEFILE") } }
+        // A screen a presenter takes itself (the console's, without a GPU Mesa draws
+        // with) is taken before SDL starts: SDL then starts for input only.
+        var note: String?
+        let prepared = options.requireVisibleDisplay
+            ? try PresenterTable.prepare(choice: options.renderer, videoDriver: options.videoDriver, note: &note) : nil
         guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("cannot start SDL video") }
         let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
@@ -118,7 +123,9 @@ public final class Display {
         }
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
-        if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        // A prepared screen's window is its size (SDL's evdev driver has a stand-in display
+        // of 1024x768), so that touch (normalized) and the mouse map onto the screen.
+        if options.fullscreen && prepared == nil { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         // On X11 the window is mapped only with its first frame ready (`present`): mapped
         // at once, it would show black while the fonts open and the first rows are laid out.
         revealOnPresent = !options.hidden && chosen == "x11"
@@ -129,13 +136,15 @@ public final class Display {
             throw SDLError(message: "display \(options.displayIndex) does not exist (this machine has \(displays)); pass --display 0…\(max(0, displays - 1))")
         }
         // Before the window: its size in pixels is the size in points times the scale.
-        let scale = options.scale.map { DisplayScale(factor: $0, origin: options.scaleOrigin) }
+        let scale = options.scale.map { DisplayScale(factor: $0, origin: options.scaleOrigin) } ?? prepared?.scale
             ?? DisplayScale.measure(displayIndex: Int32(options.displayIndex), videoDriver: chosen)
         var x = CSDL_WindowPosCenteredDisplay(Int32(options.displayIndex)), y = x
         var width = Int32((Double(options.width) * scale.factor).rounded())
         var height = Int32((Double(options.height) * scale.factor).rounded())
         var bounds = SDL_Rect()
-        if options.fullscreen, SDL_GetDisplayBounds(Int32(options.displayIndex), &bounds) == 0 {
+        if let prepared {
+            (width, height) = (prepared.width, prepared.height)
+        } else if options.fullscreen, SDL_GetDisplayBounds(Int32(options.displayIndex), &bounds) == 0 {
             // Also cover the display ourselves: under a bare X server (a kiosk started
             // with xinit) there is no window manager to honour the fullscreen request.
             (x, y, width, height) = (bounds.x, bounds.y, bounds.w, bounds.h)
@@ -202,7 +211,10 @@ public final class Display {
         if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
         defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
         let presenter: any Presenter
-        do { presenter = try PresenterTable.choose(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync) } catch {
+        do {
+            presenter = try PresenterTable.choose(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync,
+                                                  prepared: prepared)
+        } catch {
             SDL_DestroyWindow(window)
             glFree?.release()
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
@@ -240,6 +252,7 @@ public final class Display {
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
         pathReason = options.pathReason ?? presenter.reason
+        if let note { pathReason += "; the console: \(note)" }
         let damageCut = presenter.frameDamageCut ?? .notApplied("not the CPU path on Wayland")
         tricks = [SDLTrick(kind: .standInVulkanLoader, state: standIn), SDLTrick(kind: .frameDamageCut, state: damageCut)]
         if presenter.frameDamageCut != nil {
@@ -304,6 +317,16 @@ public final class Display {
     /// of ours), as the presenter's present found.
     var connectionBroken: Bool { presenter.displayLost }
 
+    /// What went with the display, for the lost-display line.
+    var lossReason: String { presenter.lossReason }
+
+    /// Answers what the screen asked between frames (`Presenter.serviceScreen`); true
+    /// when the whole frame is to be drawn again.
+    func serviceScreen() -> Bool { presenter.serviceScreen() }
+
+    /// Gives the screen back at the run's end (`Presenter.releaseScreen`).
+    func releaseScreen() { presenter.releaseScreen() }
+
     /// The window's size in points (layout units): its pixels over the scale.
     public var sizeInPoints: (width: Double, height: Double) {
         let pixels = sizeInPixels
@@ -342,6 +365,7 @@ public final class Display {
 
     /// The display's refresh period, measured from the mode SDL reports; 60 Hz if unknown.
     public var refreshPeriod: Double {
+        if let period = presenter.refreshPeriod { return period }
         var mode = SDL_DisplayMode()
         let index = SDL_GetWindowDisplayIndex(window)
         if index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0, mode.refresh_rate > 0 {

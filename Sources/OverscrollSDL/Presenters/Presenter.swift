@@ -41,9 +41,24 @@ protocol Presenter: AnyObject {
     /// The cut of SDL's frame-callback damage (`SDLTrick`), where this presenter plays
     /// it (Wayland's wl_shm); nil where it does not.
     var frameDamageCut: SDLTrick.State? { get }
+    /// What went with the display when `displayLost`, for the lost-display line.
+    var lossReason: String { get }
+    /// The screen's refresh period where the presenter knows it better than SDL (a DRM
+    /// mode it set itself); nil: SDL's display mode says.
+    var refreshPeriod: Double? { get }
+    /// Answers what the screen asked between frames (a console's VT switches, `DRM`);
+    /// true when the screen shows nothing of ours until the whole frame is drawn again.
+    func serviceScreen() -> Bool
+    /// Gives the screen back at the run's end, before the report (a console's VT and
+    /// CRTC): the run ends by `_exit`, which runs no deinit. Nothing is shown after.
+    func releaseScreen()
 }
 
 extension Presenter {
     var frameDamageCut: SDLTrick.State? { nil }
     var displayLost: Bool { false }
+    var lossReason: String { "connection closed" }
+    var refreshPeriod: Double? { nil }
+    func serviceScreen() -> Bool { false }
+    func releaseScreen() {}
 }

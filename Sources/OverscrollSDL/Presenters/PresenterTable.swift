@@ -1,11 +1,12 @@
 import CSDL
 
 /// What a presenter is made for: the window, SDL's video driver, whether to wait for
-/// vblank.
+/// vblank, and the screen taken before SDL started, if one was (`PresenterTable.prepare`).
 struct PresenterRequest {
     let window: OpaquePointer
     let videoDriver: String
     let vsync: Bool
+    var prepared: PreparedScreen? = nil
 }
 
 /// One presenter as the table knows it: where it applies, whether it draws with OpenGL,
@@ -53,6 +54,18 @@ struct PresenterEntry {
 enum PresenterTable {
     static var entries: [PresenterEntry] { [
         PresenterEntry(
+            name: "DRM dumb buffers (the console without a GPU Mesa draws with; SDL for input only)", drivers: ["evdev"],
+            needsGL: false, auto: .always { _ in "" }, windowWithoutGL: false,
+            make: { request, _, why in
+                guard let prepared = request.prepared else {
+                    why = "SDL_VIDEODRIVER=evdev shows nothing by itself; unset it on the console"
+                    return nil
+                }
+                return prepared.make(&why)
+            },
+            refusal: { SDLError(message: "cannot show frames through DRM dumb buffers: \($0)") },
+            unavailable: { "DRM dumb buffers are unavailable (\($0))" }),
+        PresenterEntry(
             name: "wl_shm buffers", drivers: ["wayland"], needsGL: false,
             auto: .whereGLIsSoftware(renderNodeOnly: true,
                                      noDevice: "Wayland without a DRM render node: OpenGL would be a software rasterizer"),
@@ -85,6 +98,15 @@ enum PresenterTable {
             refusal: { _ in SDLError("cannot create a renderer") }, unavailable: { _ in "OpenGL is unavailable" }),
     ] }
 
+    /// The screen taken before SDL starts for `choice`, where a presenter takes one
+    /// itself: SDL must then start another video driver (DRM dumb buffers on the
+    /// console: `evdev`, input only, so that KMSDRM never loads GBM and EGL; the entry
+    /// for "evdev" above makes the presenter from it). `note` says why none was, where
+    /// that is worth saying.
+    static func prepare(choice: RendererChoice, videoDriver: String?, note: inout String?) throws(SDLError) -> PreparedScreen? {
+        try DRMPresenter.prepare(choice: choice, videoDriver: videoDriver, note: &note)
+    }
+
     /// The presenter that draws on the CPU for `videoDriver` (the last entry without
     /// OpenGL applies to every driver).
     static func cpu(_ videoDriver: String) -> PresenterEntry {
@@ -98,8 +120,8 @@ enum PresenterTable {
 
     /// The presenter for `window` that `choice` leads to, saying why.
     static func choose(for window: OpaquePointer, choice: RendererChoice, videoDriver: String,
-                       vsync: Bool) throws(SDLError) -> any Presenter {
-        let request = PresenterRequest(window: window, videoDriver: videoDriver, vsync: vsync)
+                       vsync: Bool, prepared: PreparedScreen? = nil) throws(SDLError) -> any Presenter {
+        let request = PresenterRequest(window: window, videoDriver: videoDriver, vsync: vsync, prepared: prepared)
         let forced = SDL_GetHint(SDL_HINT_RENDER_DRIVER).map { String(cString: $0) }
         let cpu = cpu(videoDriver)
         var why = ""

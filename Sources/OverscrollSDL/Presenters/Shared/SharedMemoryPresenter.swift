@@ -137,6 +137,19 @@ final class SharedMemoryPresenter: Presenter {
         ring == nil ? "" : "; a scroll changes which row of the list's ring \(bufferName) starts from, not the pixels"
     }
 
+    /// The screen no longer shows what the buffers were given (a console's VT came back
+    /// after another VT's program drew): the next present brings a buffer up whole, even
+    /// one whose frame changed nothing (the ring's lines are still right, so the painter
+    /// writes none of them again).
+    func screenLost() {
+        ringBuffers = nil
+        let whole = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
+        for i in stale.indices {
+            stale[i].removeAll(keepingCapacity: true)
+            stale[i].append(whole)
+        }
+    }
+
     /// The ring the painter draws the list into from now on (`ChainListRing`).
     func attach(_ ring: ChainListRing) {
         self.ring = ring
