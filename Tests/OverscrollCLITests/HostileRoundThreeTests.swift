@@ -389,6 +389,16 @@ enum Python {
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
 
+    /// SDL's evdev driver is its dummy one with input: asked for by name where no DRM
+    /// screen was taken, the window was shown nowhere, and the run looked healthy.
+    @Test(arguments: ["evdev", "offscreen", "dummy"])
+    func aDriverThatShowsNothingIsRefusedByName(driver: String) throws {
+        let r = try CLI.run(["/usr/bin/env", "SDL_VIDEODRIVER=\(driver)", CLI.executable, "--no-sound"], through: "/usr/bin/env")
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(r.stderr == "overscroll: SDL_VIDEODRIVER=\(driver) shows no window; unset it (or set x11, wayland or kmsdrm), or use 'overscroll replay' headless\n",
+                "\(r.stderr)")
+    }
+
     /// Item 11: `--report /proc/nope` said "No such file or directory" (mkdir's word on
     /// procfs) and no fix.
     @Test func aReportWhereNoFileCanBeMadeSaysWhyAndTheFix() throws {

@@ -114,7 +114,9 @@ public final class Display {
         // for (SDL_VIDEODRIVER=offscreen): a kiosk running invisibly looks healthy to
         // systemd while the screen stays dark. Headless work is `replay`'s, which does
         // not require a visible display.
-        if options.requireVisibleDisplay, ["offscreen", "dummy"].contains(chosen) {
+        // SDL's evdev driver is its dummy one with input: it shows frames only through the
+        // DRM dumb buffers a prepared screen holds, never by itself.
+        if options.requireVisibleDisplay, ["offscreen", "dummy"].contains(chosen) || (chosen == "evdev" && prepared == nil) {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
             if asked?.lowercased() == chosen {
                 throw SDLError(message: "SDL_VIDEODRIVER=\(chosen) shows no window; unset it (or set x11, wayland or kmsdrm), or use 'overscroll replay' headless")
