@@ -17,7 +17,8 @@ struct ConsoleStart {
     /// that could be opened under `--renderer auto`; `note` then says why, if there is
     /// something to say). Throws where `--renderer cpu` asks for it on the console and
     /// it cannot be had.
-    static func begin(choice: RendererChoice, videoDriver: String?, note: inout String?) throws(SDLError) -> ConsoleStart? {
+    static func begin(choice: RendererChoice, videoDriver: String?, note: inout String?,
+                      environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(SDLError) -> ConsoleStart? {
         let driver = videoDriver ?? environment("SDL_VIDEODRIVER")
         guard ConsoleGraphics.onConsole(videoDriver: driver, display: environment("DISPLAY"),
                                         waylandDisplay: environment("WAYLAND_DISPLAY")) else { return nil }
@@ -35,7 +36,10 @@ struct ConsoleStart {
         // OVERSCROLL_DRM_DEVICE names the card where a machine has several with a display.
         let device: DRMDevice
         do { device = try DRMDevice(path: environment("OVERSCROLL_DRM_DEVICE")) } catch {
-            if asked == .cpu {
+            // Asked for by name on a console named as one (SDL_VIDEODRIVER=kmsdrm): an
+            // error. A console guessed from no X or Wayland display may be no display at
+            // all (a container, ssh): SDL then says what it finds.
+            if asked == .cpu, driver?.lowercased() == "kmsdrm" {
                 throw SDLError(message: "cannot show frames through DRM dumb buffers (--renderer cpu on the console): \(error.description); "
                                + "check the device and the unit's groups (video), or try --renderer gpu")
             }
@@ -52,8 +56,6 @@ struct ConsoleStart {
         return ConsoleStart(chain: chain, reason: "\(decided.reason); frames are drawn by the CPU and page-flipped in DRM dumb buffers "
                             + "on \(device.description); input from SDL's evdev driver; \(vt)")
     }
-
-    private static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }
 
 extension DisplayScale {
