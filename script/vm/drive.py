@@ -518,11 +518,20 @@ class Run:
         c.record(f"{u}.node-exporter", bool(got),
                  f"{len(got)} overscroll_ lines from node_exporter on :9100 (e.g. {got[0] if got else '-'}); the file: {mode}; {' '.join(errs)[:160]}")
 
+    def cpu_gather(self):
+        """The emulated CPU gathers right, or offers no AVX2 (script/vm/gather-check.c)."""
+        rc, out = self.vm.sh("/usr/local/lib/vm-test/gather-check", 30)
+        words = {0: "AVX2 gathers read right", 77: "no AVX2 offered (llvmpipe takes no gathers)"}
+        self.c.record("cpu-gather", rc in words,
+                      words.get(rc, f"exit {rc}{' (SIGSEGV)' if rc in (139, -11) else ''}: the guest's AVX2 gather reads "
+                                    "the wrong memory, and the kiosk's llvmpipe crashes on it") + "; " + " | ".join(out.strip().splitlines())[:300])
+
     def main(self):
         a, vm = self.args, self.vm
         vm.start()
         boot = vm.hello(a.boot_timeout)
         self.phase("boot 1 (to the agent)")
+        self.cpu_gather()
         self.started = vm.out("cat /etc/vm-test-earlier-runs").split()
         self.unit_checks("overscroll-kiosk")
         self.metrics("overscroll-kiosk")
