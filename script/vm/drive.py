@@ -517,6 +517,21 @@ class Run:
         mode = vm.out("stat -c '%a %U:%G' /var/lib/prometheus/node-exporter/overscroll.prom 2>&1")
         c.record(f"{u}.node-exporter", bool(got),
                  f"{len(got)} overscroll_ lines from node_exporter on :9100 (e.g. {got[0] if got else '-'}); the file: {mode}; {' '.join(errs)[:160]}")
+        self.no_crash(unit)
+
+    def no_crash(self, unit):
+        """A kiosk never crash-loops: over this boot (its start, the stop, the restart just
+        done) the unit's process never died of a signal a crash sends, and the restart
+        came up without one (SIGSEGV in llvmpipe twice in a row after a stop, under a CPU
+        whose AVX2 gathers QEMU emulated wrongly: script/vm/gather-check.c)."""
+        vm, c, u = self.vm, self.c, unit.replace("overscroll-", "")
+        self.wait("active", lambda: self.show(unit, "SubState").get("SubState") == "running", 120, 1)
+        info = self.show(unit, "ActiveState", "SubState", "NRestarts")
+        crashes = [l for l in self.journal(unit).splitlines()
+                   if re.search(r"Main process exited, code=(dumped|killed), status=\d+/(SEGV|BUS|ILL|FPE|SYS|TRAP|ABRT)", l)]
+        c.record(f"{u}.no-crash", not crashes and info.get("NRestarts") == "0" and info.get("SubState") == "running",
+                 f"{unit}: {info.get('ActiveState')} ({info.get('SubState')}), restarts {info.get('NRestarts')} after the restart; "
+                 + (f"{len(crashes)} crashes this boot: {crashes[0]}" if crashes else "no crash this boot"))
 
     def cpu_gather(self):
         """The emulated CPU gathers right, or offers no AVX2 (script/vm/gather-check.c)."""
