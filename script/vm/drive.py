@@ -519,7 +519,7 @@ class Run:
                  f"{len(got)} overscroll_ lines from node_exporter on :9100 (e.g. {got[0] if got else '-'}); the file: {mode}; {' '.join(errs)[:160]}")
         self.no_crash(unit)
 
-    def no_crash(self, unit):
+    def no_crash(self, unit, name=None):
         """A kiosk never crash-loops: over this boot (its start, the stop, the restart just
         done) the unit's process never died of a signal a crash sends, and the restart
         came up without one (SIGSEGV in llvmpipe twice in a row after a stop, under a CPU
@@ -529,9 +529,28 @@ class Run:
         info = self.show(unit, "ActiveState", "SubState", "NRestarts")
         crashes = [l for l in self.journal(unit).splitlines()
                    if re.search(r"Main process exited, code=(dumped|killed), status=\d+/(SEGV|BUS|ILL|FPE|SYS|TRAP|ABRT)", l)]
-        c.record(f"{u}.no-crash", not crashes and info.get("NRestarts") == "0" and info.get("SubState") == "running",
+        c.record(name or f"{u}.no-crash", not crashes and info.get("NRestarts") == "0" and info.get("SubState") == "running",
                  f"{unit}: {info.get('ActiveState')} ({info.get('SubState')}), restarts {info.get('NRestarts')} after the restart; "
                  + (f"{len(crashes)} crashes this boot: {crashes[0]}" if crashes else "no crash this boot"))
+
+    def gl_path(self, unit):
+        """`renderer = "gpu"`: the KMSDRM unit on SDL's GLES2 renderer (Mesa's llvmpipe
+        here), the path a machine with a GPU takes, restarted as after a stop: it comes up,
+        shows the rows, and never crashes. Then the drop-in goes and the unit is restarted
+        on its own path again."""
+        vm, c, u = self.vm, self.c, unit.replace("overscroll-", "")
+        cur = self.cursor()
+        vm.sh("printf 'renderer = \"gpu\"\\n' > /etc/overscroll/kiosk.toml.d/70-vm-gpu.toml && systemctl restart " + unit, 180)
+        self.check_runs(f"{u}.reports-kept-gpu", "systemctl restart on the GPU path")
+        self.wait("active", lambda: self.show(unit, "SubState").get("SubState") == "running", 180, 2)
+        started = [l for l in self.journal(unit, cur).splitlines() if "started: video" in l]
+        ok, text = self.settle(u, "gpu", self.ref("reloaded"), timeout=60)
+        info = self.show(unit, "SubState", "NRestarts")
+        c.record(f"{u}.gpu-path", ok and bool(started) and "renderer opengles2" in started[0] and info.get("NRestarts") == "0",
+                 f"{started[0] if started else 'no started: line'}; {info.get('SubState')}, restarts {info.get('NRestarts')}; the rows: {text}")
+        self.no_crash(unit, f"{u}.gpu-no-crash")
+        vm.sh(f"rm -f /etc/overscroll/kiosk.toml.d/70-vm-gpu.toml && systemctl restart {unit}", 180)
+        self.check_runs(f"{u}.reports-kept-after-gpu", "systemctl restart on its own path")
 
     def cpu_gather(self):
         """The emulated CPU gathers right, or offers no AVX2 (script/vm/gather-check.c)."""
@@ -550,6 +569,7 @@ class Run:
         self.started = vm.out("cat /etc/vm-test-earlier-runs").split()
         self.unit_checks("overscroll-kiosk")
         self.metrics("overscroll-kiosk")
+        self.gl_path("overscroll-kiosk")
         self.phase("overscroll-kiosk checks")
         # The cage unit on the next boot, as an operator would switch.
         vm.sh("systemctl stop overscroll-kiosk; systemctl disable overscroll-kiosk && systemctl enable overscroll-cage && "
