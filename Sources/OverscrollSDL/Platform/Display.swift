@@ -107,6 +107,15 @@ public final class Display {
         var note: String?
         let prepared = options.requireVisibleDisplay
             ? try PresenterTable.prepare(choice: options.renderer, videoDriver: options.videoDriver, note: &note) : nil
+        // Mesa's shader cache writes from a thread of its own at the lowest priority
+        // (SCHED_BATCH, nice 19). Whichever thread of a process exits last tears its memory
+        // down, and on a busy machine that was this one: a run whose compositor died took
+        // 1.3-11 s to end after its report was written, 0.7-1.4 s without it (load 22). The
+        // renderer's few shaders compile in a moment; the operator's own setting wins. Set
+        // before SDL starts: on KMSDRM, SDL starts Mesa (GBM, EGL) with the window, not the renderer.
+        let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
+        if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
+        defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
         guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("cannot start SDL video") }
         let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
@@ -204,14 +213,6 @@ public final class Display {
                 }
             }
         }
-        // Mesa's shader cache writes from a thread of its own at the lowest priority
-        // (SCHED_BATCH, nice 19). Whichever thread of a process exits last tears its memory
-        // down, and on a busy machine that was this one: a run whose compositor died took
-        // 1.3-11 s to end after its report was written, 0.7-1.4 s without it (load 22). The
-        // renderer's few shaders compile in a moment; the operator's own setting wins.
-        let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
-        if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
-        defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
         let presenter: any Presenter
         do {
             presenter = try PresenterTable.choose(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync,
