@@ -39,8 +39,6 @@ final class Session {
     private var tap = ThreeFingerTap()
     /// The operator's log: one line per refresh outcome, nothing per frame.
     private let log: (String) -> Void
-    /// With a rotation the list is drawn into this texture, then turned onto the window.
-    private var rotated: (texture: OpaquePointer, width: Int32, height: Int32)?
 
     /// Takes the report over: if the session cannot start, it discards the report's
     /// frames.csv itself (the directory is not left looking like it holds a run).
@@ -63,13 +61,11 @@ final class Session {
             throw error
         }
         painter = Painter(display: display, text: text, scale: display.pixelScale)
+        // The app is drawn at its own size; the presenter turns it onto the screen.
+        painter.rotation = settings.rotation
         sound = FeedbackSound(enabled: settings.sound, warn: warn)
         log = warn
         model = settings.makeModel(width: size.width, height: size.height)
-    }
-
-    deinit {
-        if let rotated { SDL_DestroyTexture(rotated.texture) }
     }
 
     /// An event in window points, turned into the app's frame. A three-finger tap also
@@ -195,19 +191,7 @@ final class Session {
             scene.hideHUD()
         }
         drawnFrames += 1
-        guard settings.rotation != .none, let target = rotationTarget() else {
-            return painter.draw(scene, since: drawnFrames > 1 ? previous : nil)
-        }
-        // Turned onto the window as a whole: always the whole picture.
-        let renderer = display.renderer
-        SDL_SetRenderTarget(renderer, target.texture)
-        painter.drawIntoTarget(scene)
-        SDL_SetRenderTarget(renderer, nil)
-        let (w, h) = display.sizeInPixels
-        var destination = SDL_Rect(x: Int32(w / 2) - target.width / 2, y: Int32(h / 2) - target.height / 2,
-                                   w: target.width, h: target.height)
-        SDL_RenderCopyEx(renderer, target.texture, nil, &destination, Double(settings.rotation.rawValue), nil, SDL_FLIP_NONE)
-        return .whole
+        return painter.draw(scene, since: drawnFrames > 1 ? previous : nil)
     }
 
     /// The window's size or density changed: resize the model and re-rasterize text.
@@ -216,21 +200,5 @@ final class Session {
         try? painter.setScale(display.pixelScale)
         let size = display.sizeInPoints
         return TimedInput(time: time, event: .resize(width: size.width, height: size.height))
-    }
-
-    /// The off-screen target for a rotated picture, (re)made at the logical pixel size.
-    private func rotationTarget() -> (texture: OpaquePointer, width: Int32, height: Int32)? {
-        let (w, h) = display.sizeInPixels
-        let logical = settings.rotation.logicalSize(width: Double(w), height: Double(h))
-        let width = Int32(logical.width), height = Int32(logical.height)
-        if let rotated, rotated.width == width, rotated.height == height { return rotated }
-        if let rotated { SDL_DestroyTexture(rotated.texture) }
-        guard let texture = SDL_CreateTexture(display.renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
-                                              Int32(SDL_TEXTUREACCESS_TARGET.rawValue), width, height) else {
-            rotated = nil
-            return nil
-        }
-        rotated = (texture, width, height)
-        return rotated
     }
 }

@@ -26,6 +26,9 @@ public final class Painter {
     /// This frame laid out, and the last one when only overlays changed.
     private(set) var frame = FrameLayout()
     private var previousFrame = FrameLayout()
+    /// How the screen is turned (`--rotate`): a turned frame is drawn whole at the app's
+    /// size and turned by the presenter (`Display.beginTurned`).
+    var rotation = ScreenRotation.none
     /// The backend that drew the last frame: it presents it.
     private var drawnBy: (any DrawingBackend)?
 
@@ -79,6 +82,12 @@ public final class Painter {
     /// Draws what differs from `previous`, the scene drawn last frame (nil: everything).
     /// Returns what to present (`present`).
     public func draw(_ scene: Scene, since previous: Scene?) -> Painted {
+        if rotation != .none, display.beginTurned(rotation) {
+            // Turned onto the screen as a whole: always the whole picture, by the renderer.
+            _ = paint(scene, since: nil, by: renderer)
+            display.finishTurned(rotation)
+            return .whole
+        }
         if let surface, surface.takesFrame(&screen) { return paint(scene, since: previous, by: surface) }
         return paint(scene, since: previous, by: renderer)
     }

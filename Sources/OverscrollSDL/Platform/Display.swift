@@ -1,4 +1,5 @@
 import CSDL
+import OverscrollKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -359,6 +360,13 @@ public final class Display {
         listRing = presenter.makeListRing(why: &why)
         return listRing
     }
+
+    /// Starts a frame for a screen turned by `rotation` (`Presenter.beginTurned`): drawn
+    /// at the app's own size until `finishTurned`; false where it is drawn unturned.
+    func beginTurned(_ rotation: ScreenRotation) -> Bool { presenter.beginTurned(rotation) }
+
+    /// Turns the frame drawn since `beginTurned` onto the screen.
+    func finishTurned(_ rotation: ScreenRotation) { presenter.finishTurned(rotation) }
 
     /// The frame's size in pixels.
     public var sizeInPixels: (width: Int, height: Int) { presenter.sizeInPixels }

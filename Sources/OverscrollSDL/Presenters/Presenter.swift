@@ -1,4 +1,5 @@
 import CSDL
+import OverscrollKit
 
 /// How frames reach the screen: the one thing the display holds that differs from one
 /// kind of screen to another. The core (`Display`, `Painter`, `Session`) draws a frame,
@@ -38,6 +39,9 @@ protocol Presenter: AnyObject {
     /// The display is gone (the compositor hung up, the device was removed), as a
     /// present found: the run ends as for a lost display.
     var displayLost: Bool { get }
+    /// How a screen turned by `--rotate` is drawn (`TurnedTarget`): the core draws the
+    /// frame at the app's own size, between `beginTurned` and `finishTurned`.
+    var turned: TurnedTarget { get }
     /// The cut of SDL's frame-callback damage (`SDLTrick`), where this presenter plays
     /// it (Wayland's wl_shm); nil where it does not.
     var frameDamageCut: SDLTrick.State? { get }
@@ -61,4 +65,11 @@ extension Presenter {
     var refreshPeriod: Double? { nil }
     func serviceScreen() -> Bool { false }
     func releaseScreen() {}
+
+    /// Starts a frame for a screen turned by `rotation`: the renderer draws at the app's
+    /// own size until `finishTurned`. False where that cannot be had (drawn unturned).
+    func beginTurned(_ rotation: ScreenRotation) -> Bool { turned.begin(rotation, screen: sizeInPixels) }
+
+    /// Turns what was drawn since `beginTurned` onto the screen, as a whole.
+    func finishTurned(_ rotation: ScreenRotation) { turned.finish(rotation) { sizeInPixels } }
 }

@@ -43,6 +43,7 @@ final class DRMPresenter: Presenter {
     var sizeInPixels: (width: Int, height: Int) { shared.sizeInPixels }
     func makeListRing(why: inout String) -> (any ListRing)? { shared.makeListRing(why: &why) }
     func ringNote(_ ring: (any ListRing)?, why: String) -> String { shared.ringNote(ring, why: why) }
+    var turned: TurnedTarget { shared.turned }
 
     /// A present that failed, or (at rest, when nothing presents) the device asked.
     var displayLost: Bool { shared.displayLost || chain.broken }

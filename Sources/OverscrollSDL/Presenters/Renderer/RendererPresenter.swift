@@ -7,16 +7,21 @@ import CSDL
 final class RendererPresenter: Presenter {
     let renderer: OpaquePointer
     let reason: String
+    let turned: TurnedTarget
     var path: RenderPath { .gpu }
     var keepsPixels: Bool { false }
 
     /// `renderer`, which this now owns.
     init(renderer: OpaquePointer, reason: String) {
         self.renderer = renderer
+        turned = TurnedTarget(renderer: renderer)
         self.reason = reason
     }
 
-    deinit { SDL_DestroyRenderer(renderer) }
+    deinit {
+        turned.release()
+        SDL_DestroyRenderer(renderer)
+    }
 
     /// The GPU draws: no pixels of the CPU's.
     func canvas() -> WindowCanvas? { nil }

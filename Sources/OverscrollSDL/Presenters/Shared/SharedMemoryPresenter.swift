@@ -22,6 +22,7 @@ import Glibc
 final class SharedMemoryPresenter: Presenter {
     let renderer: OpaquePointer
     let reason: String
+    let turned: TurnedTarget
     var path: RenderPath { .cpu }
     var keepsPixels: Bool { true }
     let frameDamageCut: SDLTrick.State?
@@ -77,6 +78,7 @@ final class SharedMemoryPresenter: Presenter {
         memory = mapped
         surface = made
         self.renderer = renderer
+        turned = TurnedTarget(renderer: renderer)
         self.chain = chain
         self.capacity = capacity
         self.currentSize = currentSize
@@ -90,6 +92,7 @@ final class SharedMemoryPresenter: Presenter {
     }
 
     deinit {
+        turned.release()
         SDL_DestroyRenderer(renderer)
         SDL_FreeSurface(surface)
         munmap(memory, capacity)

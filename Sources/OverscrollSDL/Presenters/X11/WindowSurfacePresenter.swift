@@ -10,6 +10,7 @@ import CSDL
 final class WindowSurfacePresenter: Presenter {
     let renderer: OpaquePointer
     let reason: String
+    let turned: TurnedTarget
     var path: RenderPath { .cpu }
     var keepsPixels: Bool { true }
     private let window: OpaquePointer
@@ -23,10 +24,14 @@ final class WindowSurfacePresenter: Presenter {
     init(window: OpaquePointer, renderer: OpaquePointer, reason: String) {
         self.window = window
         self.renderer = renderer
+        turned = TurnedTarget(renderer: renderer)
         self.reason = reason
     }
 
-    deinit { SDL_DestroyRenderer(renderer) }
+    deinit {
+        turned.release()
+        SDL_DestroyRenderer(renderer)
+    }
 
     func canvas() -> WindowCanvas? { WindowCanvas(window: window) }
 
