@@ -48,8 +48,9 @@ public final class Painter {
         self.scale = scale
         rowImages = RowImages(display: display, text: text)
         bannerLines = BannerLines(text: text)
-        renderer = RendererBackend(display: display, text: text, rowImages: rowImages)
-        surface = display.path == .cpu ? SurfaceBackend(display: display, rowImages: rowImages, overlays: renderer) : nil
+        let overlays = RendererOverlays(display: display, text: text)
+        renderer = RendererBackend(display: display, text: text, rowImages: rowImages, overlays: overlays)
+        surface = display.keepsPixels ? SurfaceBackend(display: display, rowImages: rowImages, overlays: overlays) : nil
         damage.reserveCapacity(8)
     }
 

@@ -1,10 +1,10 @@
 import CSDL
 import OverscrollKit
 
-/// Draws a frame layout through SDL's renderer: the GPU path, a rotated screen (into a
-/// texture, turned onto the window), and on the CPU path what only the renderer draws —
-/// text blended over the list (the banner, the frame-time graph), which the surface
-/// backend asks of it (`drawBanner`, `drawHUD`), into the same window surface.
+/// Draws a frame layout through SDL's renderer: the GPU path, a turned screen (drawn at
+/// the app's size, turned by the presenter), and a CPU-path frame the surface backend
+/// does not take. The banner and the frame-time graph are drawn by `RendererOverlays`,
+/// which the surface backend draws its own with too.
 ///
 /// The list is painted once a pixel: the gap above a pulled list, the status line in it,
 /// each row's background around its text's opaque image, the separators, the list's own
@@ -16,14 +16,15 @@ final class RendererBackend: DrawingBackend {
     private let text: TextCache
     private let rowImages: RowImages
     private let indicator: IndicatorImage
-    private let hud = HUDPainter()
+    private let overlays: RendererOverlays
     /// This frame's row images, in the order of its rows (`drawList`).
     private var rowImage: [RowImage?] = []
 
-    init(display: Display, text: TextCache, rowImages: RowImages) {
+    init(display: Display, text: TextCache, rowImages: RowImages, overlays: RendererOverlays) {
         self.display = display
         self.text = text
         self.rowImages = rowImages
+        self.overlays = overlays
         indicator = IndicatorImage(display: display)
         rowImage.reserveCapacity(64)
     }
@@ -138,62 +139,20 @@ final class RendererBackend: DrawingBackend {
         if let bar = frame.scrollBar {
             for part in bar.fills { fill(part, Palette.scrollBar, alpha: bar.opacity) }
         }
-        if let banner = frame.banner { drawBanner(banner) }
+        if let banner = frame.banner { overlays.drawBanner(banner) }
         if frame.flash > 0 {
             fill(FillRect(x: 0, y: 0, w: frame.exactWidth, h: frame.exactHeight), Palette.flash, alpha: frame.flash)
         }
-        if let graph = frame.hud { drawHUD(graph) }
+        if let graph = frame.hud { overlays.drawHUD(graph) }
     }
 
-    /// The refresh-failed banner: its rounded box, then its lines (`BannerLayout`), both
-    /// at the banner's opacity. The surface backend has it drawn here too, so the two agree.
-    func drawBanner(_ banner: BannerLayout) {
-        for part in banner.fills { fill(part, Palette.errorBanner, alpha: banner.opacity) }
-        for index in banner.lines.indices {
-            guard let label = text.label(banner.lines[index]) else { continue }
-            let at = banner.lineOrigin(index, labelWidth: label.width)
-            blit(label, x: Double(at.x), y: Double(at.y), color: Palette.flash, alpha: banner.opacity)
-        }
-    }
+    // MARK: Primitives (`RendererOverlays`, which the surface backend draws its text with too)
 
-    /// The frame-time graph.
-    func drawHUD(_ graph: HUDLayout) {
-        hud.draw(graph, text: text, renderer: renderer)
-    }
+    private func fill(_ rect: SDL_Rect, _ color: SDL_Color) { overlays.fill(rect, color) }
 
-    // MARK: Primitives
-
-    private func setColor(_ c: SDL_Color, alpha: Double = 1) {
-        let a = Self.alpha(c, alpha)
-        // Opaque fills skip blending: on the software renderer that is most of a frame.
-        SDL_SetRenderDrawBlendMode(renderer, a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
-        SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, a)
-    }
-
-    private func fill(_ rect: SDL_Rect, _ color: SDL_Color) {
-        guard rect.w > 0, rect.h > 0 else { return }
-        setColor(color)
-        var rect = rect
-        SDL_RenderFillRect(renderer, &rect)
-    }
-
-    /// A fill at fractional pixels, blended at `alpha` (the renderer cuts it to pixels).
-    func fill(_ r: FillRect, _ color: SDL_Color, alpha: Double = 1) {
-        setColor(color, alpha: alpha)
-        var rect = SDL_FRect(x: Float(r.x), y: Float(r.y), w: Float(r.w), h: Float(r.h))
-        SDL_RenderFillRectF(renderer, &rect)
-    }
-
-    /// The renderer's draw alpha for `c` at opacity `alpha`.
-    static func alpha(_ c: SDL_Color, _ alpha: Double) -> UInt8 {
-        UInt8(max(0, min(255, (Double(c.a) * alpha).rounded())))
-    }
+    private func fill(_ r: FillRect, _ color: SDL_Color, alpha: Double = 1) { overlays.fill(r, color, alpha: alpha) }
 
     private func blit(_ entry: TextCache.Entry, x: Double, y: Double, color: SDL_Color, alpha: Double) {
-        guard let texture = entry.texture else { return }
-        SDL_SetTextureColorMod(texture, color.r, color.g, color.b)
-        SDL_SetTextureAlphaMod(texture, UInt8(max(0, min(255, (255 * alpha).rounded()))))
-        var dst = SDL_FRect(x: Float(x.rounded()), y: Float(y.rounded()), w: Float(entry.width), h: Float(entry.height))
-        SDL_RenderCopyF(renderer, texture, nil, &dst)
+        overlays.blit(entry, x: x, y: y, color: color, alpha: alpha)
     }
 }

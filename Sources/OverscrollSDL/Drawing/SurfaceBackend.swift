@@ -7,14 +7,14 @@ import OverscrollKit
 /// with shared memory the list goes into a ring of pixel rows instead (`ListRing`), and a
 /// scroll changes which ring row the window's top shows. The indicator, the scroll bar and
 /// the flash are blended into the surface with SDL's own arithmetic; the text that is
-/// blended over the list (banner, frame-time graph) is drawn by the renderer backend into
-/// the same surface.
+/// blended over the list (banner, frame-time graph) is drawn by `RendererOverlays`
+/// through SDL's software renderer, whose target is this same canvas.
 final class SurfaceBackend: DrawingBackend, RingLines {
     private let display: Display
     private var renderer: OpaquePointer { display.renderer }
     private let rowImages: RowImages
     /// Draws the banner and the graph: text through the renderer, into this surface.
-    private let overlays: RendererBackend
+    private let overlays: RendererOverlays
     private let indicator: IndicatorImage
     /// The window surface, made again each frame (a resize replaces it).
     private var canvas: WindowCanvas?
@@ -37,7 +37,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
     /// The ring's rows as lines, for a ring that keeps no pixels (`RingLines`).
     func withRingLines(_ body: (borrowing ListLines) -> Void) { body(lines) }
 
-    init(display: Display, rowImages: RowImages, overlays: RendererBackend) {
+    init(display: Display, rowImages: RowImages, overlays: RendererOverlays) {
         self.display = display
         self.rowImages = rowImages
         self.overlays = overlays
@@ -265,7 +265,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
     /// still draws (banner, graph) lies over it.
     private func overlayFill(_ r: FillRect, _ color: SDL_Color, alpha: Double) {
         if let canvas, canvas.fill(x: Float(r.x), y: Float(r.y), w: Float(r.w), h: Float(r.h), color: color,
-                                   alpha: RendererBackend.alpha(color, alpha)) { return }
+                                   alpha: RendererOverlays.alpha(color, alpha)) { return }
         overlays.fill(r, color, alpha: alpha)
     }
 
