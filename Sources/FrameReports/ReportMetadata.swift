@@ -20,6 +20,8 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
     public var renderPath: String?
     /// Why that path was taken, e.g. "X11 without a DRI device: OpenGL would be a software rasterizer".
     public var renderPathReason: String?
+    /// What frames were shown through: "wl_shm buffers", "SDL's window surface", …
+    public var presenter: String?
     public var windowPoints: Size
     public var windowPixels: Size
     /// The frame budget the verdicts used.
@@ -44,6 +46,7 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         }
         m.renderPath = renderPath.map(OutsideText.escaped)
         m.renderPathReason = renderPathReason.map(OutsideText.escaped)
+        m.presenter = presenter.map(OutsideText.escaped)
         m.script = script.map(OutsideText.escaped)
         return m
     }
@@ -84,6 +87,7 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         case renderDriver = "render_driver"
         case renderPath = "render_path"
         case renderPathReason = "render_path_reason"
+        case presenter
         case windowPoints = "window_points"
         case windowPixels = "window_pixels"
         case refreshPeriodMs = "refresh_period_ms"
@@ -101,6 +105,7 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         try c.encode(renderDriver, forKey: .renderDriver)
         try c.encode(renderPath, forKey: .renderPath)
         try c.encode(renderPathReason, forKey: .renderPathReason)
+        try c.encode(presenter, forKey: .presenter)
         try c.encode(windowPoints, forKey: .windowPoints)
         try c.encode(windowPixels, forKey: .windowPixels)
         try c.encode(refreshPeriodMs, forKey: .refreshPeriodMs)

@@ -15,7 +15,7 @@ public enum ReportText {
             ["program", "overscroll \(m.programVersion)"],
             ["mode", mode],
             ["started", m.startTime],
-            ["display", "\(m.videoDriver) / \(m.renderDriver)\(m.renderPath.map { " (\($0) path)" } ?? ""), vsync \(m.vsync ? "on" : "off")"],
+            ["display", "\(m.videoDriver) / \(m.renderDriver)\(m.renderPath.map { " (\($0) path\(m.presenter.map { ", \($0)" } ?? ""))" } ?? ""), vsync \(m.vsync ? "on" : "off")"],
             ["window", "\(m.windowPoints.width)x\(m.windowPoints.height) pt, \(m.windowPixels.width)x\(m.windowPixels.height) px"],
             ["budget", "\(ms(m.refreshPeriodMs)) ms (\(fixed(1000 / m.refreshPeriodMs, 2)) Hz)"],
             ["duration", "\(fixed(o.durationSeconds, 2)) s"],

@@ -90,7 +90,7 @@ extension ResolvedSettings {
     /// The `--verbose` line about the display.
     func describe(_ display: Display) {
         guard bool(.verbose) else { return }
-        warn("drawing on the \(display.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)): \(display.pathReason)")
+        warn("drawing on the \(display.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)) through \(display.presenterName): \(display.pathReason)")
         // Each trick played on SDL, whether it is in effect, and why not where it is not.
         for trick in display.tricks { warn(trick.line) }
     }

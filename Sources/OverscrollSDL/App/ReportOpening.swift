@@ -30,6 +30,7 @@ extension Display {
         report.metadata.renderDriver = renderDriver
         report.metadata.renderPath = path.rawValue
         report.metadata.renderPathReason = pathReason
+        report.metadata.presenter = presenterName
         report.metadata.windowPoints = .init(width: Int(sizeInPoints.width), height: Int(sizeInPoints.height))
         report.metadata.windowPixels = .init(width: sizeInPixels.width, height: sizeInPixels.height)
         report.metadata.refreshPeriodMs = refreshPeriod * 1000

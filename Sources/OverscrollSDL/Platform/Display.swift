@@ -69,6 +69,8 @@ public final class Display {
     /// The window is still hidden until the first frame is presented.
     private var revealOnPresent: Bool
     public private(set) var pathReason: String
+    /// What frames are shown through (`Presenter.name`), for `--verbose` and the report.
+    public let presenterName: String
     /// Pixels per point, and why.
     public let scale: DisplayScale
     /// The list's ring (`ListRing`), where the display can show one; the painter takes it.
@@ -255,6 +257,7 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
+        presenterName = presenter.name
         pathReason = options.pathReason ?? presenter.reason
         if let note { pathReason += "; the console: \(note)" }
         let damageCut = presenter.frameDamageCut ?? .notApplied("not the CPU path on Wayland")

@@ -14,6 +14,9 @@ import OverscrollKit
 protocol Presenter: AnyObject {
     /// The SDL renderer that draws frames (the painter's, the text's and the images').
     var renderer: OpaquePointer { get }
+    /// What it shows frames through, in a few words ("wl_shm buffers"), for `--verbose`
+    /// and the report (summary.json's `presenter`).
+    var name: String { get }
     /// The CPU or the GPU, for the start line and the report.
     var path: RenderPath { get }
     /// Why it was chosen, and how it presents (for `--verbose` and summary.json).

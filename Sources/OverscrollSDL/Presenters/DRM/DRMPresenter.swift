@@ -34,6 +34,7 @@ final class DRMPresenter: Presenter {
         return DRMPresenter(shared: shared, chain: console.chain)
     }
 
+    var name: String { "DRM dumb buffers" }
     var renderer: OpaquePointer { shared.renderer }
     var path: RenderPath { shared.path }
     var reason: String { shared.reason }

@@ -8,6 +8,7 @@ final class RendererPresenter: Presenter {
     let renderer: OpaquePointer
     let reason: String
     let turned: TurnedTarget
+    var name: String { "SDL's accelerated renderer" }
     var path: RenderPath { .gpu }
     var keepsPixels: Bool { false }
 

@@ -22,6 +22,7 @@ import Glibc
 final class SharedMemoryPresenter: Presenter {
     let renderer: OpaquePointer
     let reason: String
+    let name: String
     let turned: TurnedTarget
     var path: RenderPath { .cpu }
     var keepsPixels: Bool { true }
@@ -56,9 +57,10 @@ final class SharedMemoryPresenter: Presenter {
     /// Draws into memory for at most `capacity` bytes of 32-bit pixels and shows them
     /// through `chain`; nil, with `why`, where the memory or SDL's renderer cannot be had.
     /// `reason` says why it was chosen, `bufferName` what a buffer is called ("a wl_shm
-    /// buffer"), `frameDamageCut` the trick the chain plays on SDL, if any.
+    /// buffer"), `name` what it presents through ("wl_shm buffers"), `frameDamageCut` the
+    /// trick the chain plays on SDL, if any.
     init?(chain: any BufferChain, capacity: Int, currentSize: @escaping () -> (width: Int32, height: Int32),
-          reason: String, bufferName: String, frameDamageCut: SDLTrick.State? = nil, why: inout String) {
+          name: String = "buffers in shared memory", reason: String, bufferName: String, frameDamageCut: SDLTrick.State? = nil, why: inout String) {
         let (w, h) = currentSize()
         // Pages never written are never resident: the reserve costs nothing until used.
         let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
@@ -83,6 +85,7 @@ final class SharedMemoryPresenter: Presenter {
         self.capacity = capacity
         self.currentSize = currentSize
         self.reason = reason
+        self.name = name
         self.bufferName = bufferName
         self.frameDamageCut = frameDamageCut
         stale = Array(repeating: [], count: chain.most)

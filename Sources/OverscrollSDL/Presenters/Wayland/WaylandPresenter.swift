@@ -38,7 +38,7 @@ enum WaylandPresenter {
                 SDL_GetWindowSizeInPixels(window, &w, &h)
                 return (w, h)
             },
-            reason: reason + "; frames are drawn by the CPU and shown through wl_shm buffers",
+            name: "wl_shm buffers", reason: reason + "; frames are drawn by the CPU and shown through wl_shm buffers",
             bufferName: "a wl_shm buffer", frameDamageCut: chain.damageCut, why: &why)
         // A window made with OpenGL (where `GLFreeWindow` could not be had, or the GL
         // renderer was asked first) started Mesa: its threads, libGL, libEGL and swrast.

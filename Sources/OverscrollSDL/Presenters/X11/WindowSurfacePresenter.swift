@@ -11,6 +11,7 @@ final class WindowSurfacePresenter: Presenter {
     let renderer: OpaquePointer
     let reason: String
     let turned: TurnedTarget
+    var name: String { "SDL's window surface" }
     var path: RenderPath { .cpu }
     var keepsPixels: Bool { true }
     private let window: OpaquePointer
