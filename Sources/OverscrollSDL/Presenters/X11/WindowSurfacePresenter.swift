@@ -7,10 +7,9 @@ import CSDL
 /// pixel tests) and a window-surface run elsewhere are the same presenter without the
 /// ring. The window surface is plain memory, never an OpenGL texture: `Display` turns
 /// SDL's framebuffer acceleration off.
-final class WindowSurfacePresenter: Presenter {
-    let renderer: OpaquePointer
+final class WindowSurfacePresenter: DrawsWithOwnRenderer {
+    let drawing: PresenterRenderer
     let reason: String
-    let turned: TurnedTarget
     var name: String { "SDL's window surface" }
     var path: RenderPath { .cpu }
     var keepsPixels: Bool { true }
@@ -24,14 +23,8 @@ final class WindowSurfacePresenter: Presenter {
     /// `renderer`, SDL's software renderer on `window`'s surface, which this now owns.
     init(window: OpaquePointer, renderer: OpaquePointer, reason: String) {
         self.window = window
-        self.renderer = renderer
-        turned = TurnedTarget(renderer: renderer)
+        drawing = PresenterRenderer(renderer)
         self.reason = reason
-    }
-
-    deinit {
-        turned.release()
-        SDL_DestroyRenderer(renderer)
     }
 
     func canvas() -> WindowCanvas? { WindowCanvas(window: window) }
@@ -50,12 +43,6 @@ final class WindowSurfacePresenter: Presenter {
         }
         // SDL's present ends in a wait for the server, which read the ring's puts too.
         ring?.sent()
-    }
-
-    var sizeInPixels: (width: Int, height: Int) {
-        var w: Int32 = 0, h: Int32 = 0
-        SDL_GetRendererOutputSize(renderer, &w, &h)
-        return (Int(w), Int(h))
     }
 
     func makeListRing(why: inout String) -> (any ListRing)? {
