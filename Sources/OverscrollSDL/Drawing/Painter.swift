@@ -74,8 +74,8 @@ public final class Painter {
         _ = draw(scene, since: nil)
     }
 
-    /// Draws the whole picture into the current render target (a texture: a rotated
-    /// picture), through the renderer only.
+    /// Draws the whole picture into the current render target (a texture: the
+    /// presenter's for a turned screen, `TurnedTarget`), through the renderer only.
     func drawIntoTarget(_ scene: Scene) {
         _ = paint(scene, since: nil, by: renderer)
     }
@@ -85,7 +85,7 @@ public final class Painter {
     public func draw(_ scene: Scene, since previous: Scene?) -> Painted {
         if rotation != .none, display.beginTurned(rotation) {
             // Turned onto the screen as a whole: always the whole picture, by the renderer.
-            _ = paint(scene, since: nil, by: renderer)
+            drawIntoTarget(scene)
             display.finishTurned(rotation)
             return .whole
         }
