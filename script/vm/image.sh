@@ -1,0 +1,195 @@
+# The virtual machine's image, shared by script/vm-test and script/bench-kiosk (sourced,
+# not run): the prerequisites, the cached base tree, the image with the package installed,
+# the accelerator. The caller sets `me` (its name, for messages) before sourcing it, and
+# `cd`s to the checkout's root.
+#
+# Cache ($VM_TEST_CACHE, default /var/cache/overscroll-vm): the debootstrapped tree with
+# the test's own packages (base-KEY.tar, keyed by the mirror and the package list), the
+# .debs apt fetched, and one image per variant with the package installed
+# (image-VARIANT-KEY.img, keyed by the base, the .deb, the agent and its units, the
+# variant's packages and files, and vm_image's own code): an image is rebuilt only
+# when one of those changes.
+
+say() { echo "$me: $*"; }
+skip() { say "SKIPPED: $*"; exit 77; }
+fail() { say "FAIL: $*" >&2; exit 1; }
+t_start=$(date +%s); t_phase=$t_start
+phase() { local now; now=$(date +%s); say "time: $1 $((now - t_phase)) s (total $((now - t_start)) s)"; t_phase=$now; }
+
+# vm_require: root, the tools, Debian's mirror (sets `mirror`); SKIPPED (exit 77) and why
+# without one of them. Then the cache and a work folder that goes at exit (sets `cache`,
+# `work`, `root`).
+vm_require() {
+  [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot, the image's file owners)"
+  local tool probe
+  for tool in qemu-system-x86_64 qemu-img debootstrap mkfs.ext4 python3; do
+    command -v "$tool" >/dev/null || skip "$tool is not installed (script/bootstrap --test installs qemu-system-x86 qemu-utils debootstrap)"
+  done
+  python3 -c 'import numpy' 2>/dev/null || skip "python3-numpy is not installed (script/bootstrap --test installs it)"
+  mirror=$(script/debian-mirror bookworm); mirror=${mirror%/}
+  [ -n "$mirror" ] || skip "no bookworm 'deb' source in this machine's apt sources to take a mirror from"
+  probe=$(mktemp)
+  if ! timeout 30 /usr/lib/apt/apt-helper download-file "$mirror/dists/bookworm/Release" "$probe" >/dev/null 2>&1; then
+    rm -f "$probe"; skip "cannot reach Debian's mirror $mirror (no network?)"
+  fi
+  rm -f "$probe"
+  cache=${VM_TEST_CACHE:-/var/cache/overscroll-vm}
+  mkdir -p "$cache/archives/partial"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/overscroll-vm.XXXXXX")
+  root="$work/root"
+  trap vm_cleanup EXIT
+}
+
+vm_cleanup() {
+  if [ -s "$work/qemu.pid" ]; then kill "$(cat "$work/qemu.pid")" 2>/dev/null || true; fi
+  local m
+  for m in "$root/var/cache/apt/archives" "$root/proc"; do
+    if mountpoint -q "$m" 2>/dev/null; then umount -l "$m" || true; fi
+  done
+  rm -rf --one-file-system "$work"
+}
+
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+  DEBIAN_FRONTEND=noninteractive "$@"; }
+# dpkg without an fsync per file: the tree is thrown away if anything fails.
+unsafe_io() { echo 'force-unsafe-io' > "$root/etc/dpkg/dpkg.cfg.d/vm-test-unsafe-io"; }
+with_archives() { mount --bind "$cache/archives" "$root/var/cache/apt/archives"; }
+
+# ---- vm_base: Debian 12 minbase plus what the test needs, not what the app needs (sets
+# `base_key`, `base`). linux-image-amd64 (its own kernel, booted with -kernel/-initrd),
+# systemd as PID 1, udev, dbus and logind (libpam-systemd) as on any installed system,
+# python3-evdev for the agent's touchscreen, Debian's node_exporter for README step 8,
+# and cage for the cage unit, which the README has the operator install (`apt install cage`).
+vm_base() {
+  local base_packages="linux-image-amd64 systemd-sysv udev dbus kmod libpam-systemd python3 python3-evdev prometheus-node-exporter cage"
+  base_key=$(echo "bookworm $mirror $base_packages v2" | sha256sum | cut -c1-16)
+  base="$cache/base-$base_key.tar"
+  [ ! -f "$base" ] || return 0
+  say "debootstrap --variant=minbase bookworm from $mirror (cached in $base)"
+  debootstrap --variant=minbase --cache-dir="$cache/archives" bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
+    { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap failed (log above)"; }
+  unsafe_io
+  mount -t proc proc "$root/proc"
+  with_archives
+  in_root apt-get update -q > "$work/apt.log" 2>&1 || { tail "$work/apt.log" >&2; fail "apt-get update in the chroot"; }
+  # shellcheck disable=SC2086
+  in_root apt-get install -y -q --no-install-recommends $base_packages >> "$work/apt.log" 2>&1 ||
+    { tail -20 "$work/apt.log" >&2; fail "apt-get install of the base packages"; }
+  # An initramfs with the virtual machine's few modules (disk, file system), not Debian's
+  # "most": a tenth of the size, some 20 s less per boot under emulation.
+  printf 'virtio_pci\nvirtio_blk\next4\ncrc32c_generic\n' >> "$root/etc/initramfs-tools/modules"
+  echo MODULES=list > "$root/etc/initramfs-tools/conf.d/vm-test"
+  in_root update-initramfs -u >> "$work/apt.log" 2>&1 || { tail -20 "$work/apt.log" >&2; fail "update-initramfs"; }
+  umount "$root/var/cache/apt/archives" "$root/proc"
+  rm -f "$root/etc/dpkg/dpkg.cfg.d/vm-test-unsafe-io"
+  tar -C "$root" -cf "$base.tmp" . && mv "$base.tmp" "$base"
+  rm -f "$cache"/base-*.tar.tmp
+  local old
+  for old in "$cache"/base-*.tar; do [ "$old" = "$base" ] || rm -f "$old"; done
+  phase "base tree (debootstrap and the test's packages)"
+}
+
+# ---- vm_image DEB VARIANT [PACKAGES QML_DIR]: the base with the package installed, the
+# agent, the test's settings (sets `image`; its kernel and initrd beside it as
+# IMAGE.vmlinuz and IMAGE.initrd). VARIANT names the image in the cache (one kept per
+# variant): `plain` is script/vm-test's; another variant adds PACKAGES (without their
+# Recommends, after the package) and QML_DIR's *.qml files in
+# /usr/local/lib/vm-test/qml (script/bench-kiosk's Qt Quick peer).
+vm_image() {
+  local deb=$1 variant=$2 packages=${3:-} qml=${4:-} image_key
+  image_key=$( { echo "$base_key $variant $packages"; sha256sum "$deb" | cut -c1-64; cat script/vm/agent.py script/vm/*.service script/vm/gather-check.c;
+                 [ -z "$qml" ] || cat "$qml"/*.qml script/vm/*.qml; declare -f vm_image; } | sha256sum | cut -c1-16)
+  image="$cache/image-$variant-$image_key.img"
+  [ ! -f "$image" ] || return 0
+  say "building the image ($variant): $(basename "$deb") installed with apt-get (cached in $image)"
+  rm -rf "$root"; mkdir -p "$root"
+  tar -C "$root" -xf "$base"
+  unsafe_io
+  mount -t proc proc "$root/proc"
+  with_archives
+  cp "$deb" "$root/tmp/"
+  # As an operator: apt-get install ./overscroll_*.deb, Recommends included.
+  in_root apt-get install -y -q "./tmp/$(basename "$deb")" > "$work/apt.log" 2>&1 ||
+    { tail -30 "$work/apt.log" >&2; fail "apt-get install ./$(basename "$deb")"; }
+  grep -E '^(Get|Setting up)' "$work/apt.log" | grep -c '^Setting up' | xargs -I{} echo "$me: the package pulled {} packages in"
+  if [ -n "$packages" ]; then
+    # shellcheck disable=SC2086
+    in_root apt-get install -y -q --no-install-recommends $packages > "$work/apt-extra.log" 2>&1 ||
+      { tail -30 "$work/apt-extra.log" >&2; fail "apt-get install $packages"; }
+    say "the $variant variant: $packages ($(grep -c '^Setting up' "$work/apt-extra.log") packages)"
+  fi
+  in_root apt-get clean
+  rm -f "$root/tmp/$(basename "$deb")" "$root/etc/dpkg/dpkg.cfg.d/vm-test-unsafe-io"
+  umount "$root/var/cache/apt/archives" "$root/proc"
+  # The agent (command channel and touchscreen), started before either kiosk unit.
+  install -D -m 0755 script/vm/agent.py "$root/usr/local/lib/vm-test/agent.py"
+  install -m 0644 script/vm/vm-agent.service "$root/etc/systemd/system/vm-agent.service"
+  install -m 0644 script/vm/vm-clock.service "$root/etc/systemd/system/vm-clock.service"
+  if [ -n "$qml" ]; then install -D -m 0644 -t "$root/usr/local/lib/vm-test/qml" "$qml"/*.qml script/vm/*.qml; fi
+  in_root systemctl enable vm-agent.service vm-clock.service >/dev/null 2>&1
+  # The emulated CPU's AVX2 gather, checked at boot (cpu-gather): the kiosk's llvmpipe
+  # gathers, and QEMU 7.2's emulation got them wrong (script/vm/gather-check.c).
+  clang -O1 -mavx2 -ffreestanding -nostdlib -static -fno-stack-protector -fno-pie \
+      -o "$root/usr/local/lib/vm-test/gather-check" script/vm/gather-check.c || fail "cannot build script/vm/gather-check.c"
+  echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" > "$root/etc/fstab"
+  echo kiosk > "$root/etc/hostname"
+  # The test's settings: a report per run (frames.csv is the ground truth of what each
+  # frame did), three kept (the test starts more runs than that: which ones go shows
+  # whether they are pruned by the order they started), and rows for the reload check.
+  printf 'report = "/var/lib/overscroll/reports"\nreport-keep = 3\n' > "$root/etc/overscroll/kiosk.toml.d/50-vm-test.toml"
+  local i days run uid gid
+  for i in $(seq 1 40); do printf 'Reloaded row %02d\n' "$i"; done > "$root/etc/overscroll/vm-rows.txt"
+  # Two runs from before, named by a clock that was right then (a day and two ago): the
+  # guest boots with its clock years behind these names.
+  uid=$(in_root id -u overscroll); gid=$(in_root id -g overscroll)
+  install -d -o "$uid" -g "$gid" -m 0750 "$root/var/lib/overscroll"
+  install -d -o "$uid" -g "$gid" -m 0755 "$root/var/lib/overscroll/reports"
+  for days in 2 1; do
+    run="$root/var/lib/overscroll/reports/$(date -u -d "-$days days" +%Y-%m-%dT%H-%M-%SZ)"
+    install -d -o "$uid" -g "$gid" -m 0755 "$run"
+    echo '{"earlier_run": true}' > "$run/summary.json"; echo 'frame' > "$run/frames.csv"
+    chown "$uid:$gid" "$run"/*
+    basename "$run" >> "$root/etc/vm-test-earlier-runs"
+  done
+  # README step 4, the KMSDRM unit first.
+  in_root systemctl enable overscroll-kiosk.service >/dev/null 2>&1
+  in_root systemctl set-default multi-user.target >/dev/null 2>&1
+  cp "$root"/boot/vmlinuz-* "$work/vmlinuz"; cp "$root"/boot/initrd.img-* "$work/initrd.img"
+  mkfs.ext4 -q -F -L kiosk -d "$root" "$image.tmp" 3G > "$work/mkfs.log" 2>&1 || { cat "$work/mkfs.log" >&2; fail "mkfs.ext4 -d"; }
+  mv "$work/vmlinuz" "$image.vmlinuz"; mv "$work/initrd.img" "$image.initrd"; mv "$image.tmp" "$image"
+  # Older images of this variant go: one is kept a variant.
+  local old
+  for old in "$cache/image-$variant"-*.img; do [ "$old" = "$image" ] || rm -f "$old" "$old.vmlinuz" "$old.initrd"; done
+  rm -rf "$root"
+  phase "image ($variant)"
+}
+
+# vm_accel: KVM where it works (nested KVM often does not), else TCG (sets `accel`). TCG's
+# CPU offers no AVX2: QEMU 7.2 (Debian 12's) emulates VPGATHERDD with ymm4 as the index
+# wrongly, and Mesa's llvmpipe, which draws the KMSDRM kiosk's GLES2 here, fetches vertices
+# with such gathers where the CPU has AVX2: the kiosk died of SIGSEGV in llvmpipe's code at
+# start, at some starts or at every one (the cpu-gather check names it if it comes back).
+vm_accel() {
+  accel="-accel tcg -cpu max,avx2=off"
+  if [ -w /dev/kvm ] && ( timeout 20 qemu-system-x86_64 -accel kvm -cpu host -display none -nodefaults -no-user-config \
+      -m 64 -kernel "$image.vmlinuz" -append "console=ttyS0 panic=-1 root=/dev/null" -serial none -no-reboot </dev/null || exit 1 ) >/dev/null 2>&1; then
+    accel="-accel kvm -cpu host"
+  fi
+  say "accelerator: ${accel#-accel }"
+}
+
+# vm_drive ARGS…: boots a throw-away overlay of the image and runs script/vm/drive.py on
+# it with ARGS (sets `status`, its exit status). Known bugs, being fixed, with the checks
+# they fail: script/vm/xfail.json (or $VM_TEST_XFAIL), XFAIL until the fix lands. Each
+# entry: a regular expression over check names, and the bug. Remove an entry when its fix
+# is on main (the check then prints "PASS (listed as XFAIL, not hit here: …)");
+# VM_TEST_STRICT=1 makes them failures.
+vm_drive() {
+  qemu-img create -q -f qcow2 -b "$image" -F raw "$work/run.qcow2"
+  local xfail=${VM_TEST_XFAIL:-$(cat script/vm/xfail.json)}
+  status=0
+  # shellcheck disable=SC2086
+  python3 script/vm/drive.py --me "$me" --work "$work" --kernel "$image.vmlinuz" --initrd "$image.initrd" \
+    --disk "$work/run.qcow2" --accel "$accel" --xfail "$xfail" ${VM_TEST_STRICT:+--strict} "$@" || status=$?
+  cp "$work"/console*.log "$out/" 2>/dev/null || true
+}
