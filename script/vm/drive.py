@@ -14,12 +14,13 @@ import numpy as np
 W, H = 720, 1280
 
 # The gestures whose CPU is measured, the same on every unit and every run: a pull past
-# the threshold, held and released (a refresh), a fling, a fling back hard enough to reach
-# the top again (so each run starts where the one before did), a tap. About 13 s.
+# the threshold, held and released (a refresh), a fling, a fling back four times as fast to
+# reach the top again (no longer than the fling's drag: where the fling was lost it cannot
+# turn into a pull), a tap. About 14 s.
 CPU_GESTURES = [
     ["down", 0, 360, 200], ["move", 0, 360, 800, 800], ["wait", 300], ["up", 0], ["wait", 3000],
     ["down", 0, 360, 1000], ["move", 0, 360, 600, 400], ["up", 0], ["wait", 3000],
-    ["down", 0, 360, 300], ["move", 0, 360, 1000, 300], ["up", 0], ["wait", 3000],
+    ["down", 0, 360, 300], ["move", 0, 360, 700, 100], ["up", 0], ["wait", 4000],
     ["down", 0, 360, 640], ["wait", 60], ["up", 0], ["wait", 1500],
 ]
 CPU_RUNS = 3
@@ -52,7 +53,27 @@ def gbm_words(gl, graphics):
 # The processes whose CPU is counted: the app, and on the cage path the compositor and
 # its X server (started when an X client asks: none does here, so usually 0).
 CPU_PROCESSES = ("overscroll-app", "cage", "Xwayland")
-ME = "vm-test"      # the name its lines start with (--me)
+ME = "vm-test"      # the name its lines start with (--me: script/bench-kiosk's)
+
+# script/bench-kiosk's Qt Quick peer (the image's qt variant): Qt 6's `qml` on the linuxfb
+# platform presenting through DRM dumb buffers, Qt Quick's software renderer. Run in the
+# guest, detached from the agent: CPU (every thread, from wait4) and wall time to its exit.
+QT_RUN = r"""
+import json, os, subprocess, sys, time
+qml, out = sys.argv[1], sys.argv[2]
+env = dict(os.environ, QT_QPA_PLATFORM="linuxfb", QT_QPA_FB_DRM="1", QT_QUICK_BACKEND="software",
+           QT_QUICK_CONTROLS_STYLE="Material", XDG_RUNTIME_DIR="/run/qt-bench")
+os.makedirs("/run/qt-bench", mode=0o700, exist_ok=True)
+t = time.monotonic()
+qml_bin = next(b for b in ("/usr/lib/qt6/bin/qml", "/usr/bin/qml6", "/usr/bin/qml") if os.path.exists(b))
+p = subprocess.Popen([qml_bin, qml], cwd="/usr/local/lib/vm-test/qml", env=env, stdin=subprocess.DEVNULL)
+_, status, ru = os.wait4(p.pid, 0)
+with open(out + ".tmp", "w") as f:
+    json.dump({"cpu_s": round(ru.ru_utime + ru.ru_stime, 2), "wall_s": round(time.monotonic() - t, 2),
+               "exit": os.waitstatus_to_exitcode(status), "peak_rss_mib": round(ru.ru_maxrss / 1024, 1), "pid": p.pid}, f)
+os.rename(out + ".tmp", out)
+"""
+QT_RUNS = 3
 
 
 # ---------------------------------------------------------------- pictures
@@ -638,13 +659,14 @@ class Run:
         csv = vm.out(f"readlink /proc/{pid}/fd/* | grep -m1 '/frames.csv$'") if pid else ""
         if not csv:
             return c.record(f"{u}.cpu-gestures", False, f"no running overscroll-app with a frames.csv (pid {pid})")
-        # From the top, as every run ends: fling back to it from wherever the checks left the list.
-        for _ in range(3):
-            if float(self.rest(csv).get("content_offset") or 0) <= 1:
-                break
-            vm.touch(*CPU_GESTURES[9:12])
         runs = []
         for i in range(CPU_RUNS):
+            # From the top, as a run ends when its fling back reaches it: flung back (not
+            # counted) from wherever the checks or a run that fell short left the list.
+            for _ in range(3):
+                if float(self.rest(csv).get("content_offset") or 0) <= 1:
+                    break
+                vm.touch(*CPU_GESTURES[9:12])
             n0 = int(vm.out(f"wc -l < {csv}"))
             t0, before = self.cpu_sample(pid)
             vm.touch(*CPU_GESTURES)
@@ -802,6 +824,91 @@ class Run:
             open(os.path.join(self.out, f), "w").write(vm.out(f"cat /tmp/{f}"))
         return self.summary()
 
+    # ---- --bench (script/bench-kiosk): only the measurement, and Qt Quick beside it
+    def bench_unit(self, unit):
+        u = unit.replace("overscroll-", "")
+        _, started = self.ready(unit)
+        time.sleep(3)
+        self.shot(u, "idle")
+        self.maps(unit, started[0] if started else "")
+        self.cpu_runs(unit)
+        self.shot(u, "after-gestures")
+        self.phase(f"{unit}: CPU over the gestures")
+
+    def qt(self):
+        """Qt Quick's software renderer on linuxfb with DRM dumb buffers, on the screen the
+        kiosk had (stopped first): AutoPlay.qml's pull, refresh and flings, QT_RUNS times,
+        and its start-up alone as often; CPU of each from exec to exit."""
+        vm, c = self.vm, self.c
+        vm.sh("echo " + base64.b64encode(QT_RUN.encode()).decode() + " | base64 -d > /tmp/qt-run.py")
+        qt = self.cpu.setdefault("qt", {"command": "QT_QPA_PLATFORM=linuxfb QT_QPA_FB_DRM=1 QT_QUICK_BACKEND=software "
+                                        "QT_QUICK_CONTROLS_STYLE=Material /usr/lib/qt6/bin/qml qt-autoplay.qml",
+                                        "version": vm.out("dpkg-query -W -f '${Version}' qml-qt6"), "autoplay": [], "start-only": []})
+        drew = False
+        for i in range(QT_RUNS):
+            for name, qml in (("autoplay", "qt-autoplay.qml"), ("start-only", "qt-start-only.qml")):
+                log = f"/tmp/qt-{name}-{i + 1}.log"
+                vm.sh(f"rm -f /tmp/qt.json; (python3 /tmp/qt-run.py {qml} /tmp/qt.json > {log} 2>&1 < /dev/null &)")
+                def done():
+                    return json.loads(vm.out("cat /tmp/qt.json 2>/dev/null") or "null")
+                res = None
+                if name == "autoplay":
+                    # While it plays (its start-up takes seconds under emulation): what it
+                    # maps (first run), and what the screen shows, a screenshot every 2 s, the one with
+                    # the most on it kept (it draws on the screen, or not).
+                    best, deadline = -1.0, time.monotonic() + 90
+                    while res is None and time.monotonic() < deadline:
+                        # Its maps as late as they can be read: all it loaded by then.
+                        pid = vm.out("grep -lx qml /proc/[0-9]*/comm 2>/dev/null | head -1").split("/") if i == 0 else []
+                        if len(pid) > 2:
+                            qt["maps_gl"], qt["maps_graphics"] = gl_stack(self.mapped(pid[2]))
+                        img = vm.screendump(f"{vm.work}/shot.ppm")
+                        spread = float(img.reshape(-1, 3).std(axis=0).max())
+                        if spread > best:
+                            best = spread
+                            write_png(os.path.join(self.out, f"qt-autoplay-{i + 1}.png"), img)
+                        time.sleep(2)
+                        res = done()
+                    drew = drew or best >= 4
+                res = res or self.wait("qt", done, 90, 1)
+                open(os.path.join(self.out, f"qt-{name}-{i + 1}.log"), "w").write(vm.out(f"cat {log}"))
+                res = res or {"exit": None, "cpu_s": None, "wall_s": None}
+                qt[name].append(res)
+                print(f"{ME}: qt: {name} run {i + 1}: " + (f"CPU {res['cpu_s']:.2f} s over {res['wall_s']:.1f} s, exit {res['exit']}, "
+                      f"peak RSS {res['peak_rss_mib']} MiB" if res["cpu_s"] is not None else "did not finish within 90 s")
+                      + f" (log {self.out}/qt-{name}-{i + 1}.log)", flush=True)
+        ok = [r for r in qt["autoplay"] if r["exit"] == 0] and [r for r in qt["start-only"] if r["exit"] == 0]
+        if ok:
+            med = {k: round(statistics.median(r["cpu_s"] for r in qt[k] if r["exit"] == 0), 2) for k in ("autoplay", "start-only")}
+            wall = {k: round(statistics.median(r["wall_s"] for r in qt[k] if r["exit"] == 0), 2) for k in ("autoplay", "start-only")}
+            qt["median"] = {"autoplay_s": med["autoplay"], "start_only_s": med["start-only"],
+                            "gestures_s": round(med["autoplay"] - med["start-only"], 2),
+                            "autoplay_wall_s": wall["autoplay"], "start_only_wall_s": wall["start-only"]}
+            print(f"{ME}: qt: medians of {QT_RUNS}: AutoPlay {med['autoplay']:.2f} s CPU over {wall['autoplay']:.1f} s, start-up alone "
+                  f"{med['start-only']:.2f} s over {wall['start-only']:.1f} s: its gestures {qt['median']['gestures_s']:.2f} s; "
+                  f"maps {', '.join(qt.get('maps_gl', [])) or 'no GL stack'}", flush=True)
+        c.record("qt-linuxfb", bool(ok) and drew,
+                 f"Qt Quick {qt['version']} software renderer on linuxfb (DRM dumb buffers): "
+                 + ("ran, " if ok else "did not run (logs qt-*.log), ") + ("drew on the screen" if drew else "the screen stayed flat")
+                 + f"; screenshots {self.out}/qt-autoplay-*.png")
+        self.phase("Qt Quick on linuxfb")
+
+    def bench(self):
+        a, vm = self.args, self.vm
+        vm.start()
+        boot = vm.hello(a.boot_timeout)
+        self.phase("boot 1 (to the agent)")
+        self.bench_unit("overscroll-kiosk")
+        if a.qt:
+            vm.sh("systemctl stop overscroll-kiosk", 60)
+            self.qt()
+        self.to_cage()
+        vm.reboot()
+        vm.hello(a.boot_timeout, boot)
+        self.phase("boot 2 (to the agent)")
+        self.bench_unit("overscroll-cage")
+        self.cpu_ratio()
+        return self.summary()
 
 def main():
     p = argparse.ArgumentParser()
@@ -809,20 +916,22 @@ def main():
     p.add_argument("--kernel", required=True)
     p.add_argument("--initrd", required=True)
     p.add_argument("--disk", required=True)
-    p.add_argument("--refs", required=True)
+    p.add_argument("--refs")
     p.add_argument("--out", required=True)
     p.add_argument("--accel", default="-accel tcg -cpu max")
     p.add_argument("--rtc", default="2020-06-01T09:00:00")
     p.add_argument("--boot-timeout", type=int, default=300)
     p.add_argument("--xfail", default="{}")
     p.add_argument("--strict", action="store_true")
+    p.add_argument("--bench", action="store_true", help="only what the app maps and the CPU over the gestures (script/bench-kiosk)")
+    p.add_argument("--qt", action="store_true", help="with --bench: Qt Quick on linuxfb (the image's qt variant)")
     p.add_argument("--me", default="vm-test")
     args = p.parse_args()
     global ME
     ME = args.me
     run = Run(args)
     try:
-        return run.main()
+        return run.bench() if args.bench else run.main()
     finally:
         run.vm.stop()
 
