@@ -169,8 +169,9 @@ vm_image() {
 # wrongly, and Mesa's llvmpipe, which draws the KMSDRM kiosk's GLES2 here, fetches vertices
 # with such gathers where the CPU has AVX2: the kiosk died of SIGSEGV in llvmpipe's code at
 # start, at some starts or at every one (the cpu-gather check names it if it comes back).
+# `vm_accel CPU` asks TCG for another CPU model (script/bench-kiosk's Qt needs AVX2 whole).
 vm_accel() {
-  accel="-accel tcg -cpu max,avx2=off"
+  accel="-accel tcg -cpu ${1:-max,avx2=off}"
   if [ -w /dev/kvm ] && ( timeout 20 qemu-system-x86_64 -accel kvm -cpu host -display none -nodefaults -no-user-config \
       -m 64 -kernel "$image.vmlinuz" -append "console=ttyS0 panic=-1 root=/dev/null" -serial none -no-reboot </dev/null || exit 1 ) >/dev/null 2>&1; then
     accel="-accel kvm -cpu host"
