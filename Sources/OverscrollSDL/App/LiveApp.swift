@@ -36,6 +36,8 @@ public final class LiveApp {
     private let opening: OpeningWatch
     private var screen: ScreenFollower
     private let native: NativeDisplay
+    /// Where SDL cannot sleep until input itself (its evdev driver polls): ours.
+    private let inputWait: EvdevInputWait?
     /// When SDL last pumped the display's events (monotonic seconds).
     private var lastPump = -Double.infinity
     private var reload: ReloadSignal?
@@ -97,6 +99,7 @@ public final class LiveApp {
         }
         let native = NativeDisplay(window: display.window)
         self.native = native
+        inputWait = display.videoDriver == "evdev" ? EvdevInputWait() : nil
         screen = ScreenFollower(native: native)
         let wake: @Sendable () -> Void = {
             var event = SDL_Event()
@@ -157,7 +160,8 @@ public final class LiveApp {
                 if let due = session.model.nextTimer {
                     timeout = min(timeout, max(0, (clock.realTime(ofModel: due) - clock.now()) * 1000))
                 }
-                let woken = SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0
+                let woken = inputWait?.wait(&event, timeoutMs: Int32(timeout.rounded(.up)))
+                    ?? (SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0)
                 if let lost = runWatch.lost { runWatch.lose(lost) }
                 if SignalHandling.stopRequested != nil { running = false }
                 if woken && running {
