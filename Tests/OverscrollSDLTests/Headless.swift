@@ -14,8 +14,11 @@ final class Headless {
     let painter: Painter
     let scale: Double
 
-    init(width: Int = 480, height: Int = 800, scale: Double = 1) throws {
-        display = try Display(.headless(width: Int(Double(width) * scale), height: Int(Double(height) * scale)))
+    /// `presenter`, where given, shows the frames instead of SDL's window surface.
+    init(width: Int = 480, height: Int = 800, scale: Double = 1, presenter: ((OpaquePointer) -> (any Presenter)?)? = nil) throws {
+        var options = Display.Options.headless(width: Int(Double(width) * scale), height: Int(Double(height) * scale))
+        options.presenter = presenter
+        display = try Display(options)
         let font = try FontLocator.locate(explicit: nil)
         let text = try TextCache(display: display, font: try FontFile.read(font), pointSize: ListLayout().fontSize, scale: scale)
         painter = Painter(display: display, text: text, scale: scale)

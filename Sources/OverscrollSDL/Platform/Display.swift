@@ -40,6 +40,10 @@ public final class Display {
         /// Where `scale` came from, for the start-up line.
         public var scaleOrigin = "--scale"
 
+        /// A presenter made by the caller for the window instead of the table's choice:
+        /// tests show frames through buffers in memory (a `BufferChain` of their own).
+        var presenter: ((OpaquePointer) -> (any Presenter)?)?
+
         public init() {}
 
         /// Headless: SDL's offscreen driver with the software renderer, hidden, unpaced.
@@ -218,8 +222,12 @@ public final class Display {
         }
         let presenter: any Presenter
         do {
-            presenter = try PresenterTable.choose(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync,
-                                                  prepared: prepared)
+            if let made = options.presenter?(window) {
+                presenter = made
+            } else {
+                presenter = try PresenterTable.choose(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync,
+                                                      prepared: prepared)
+            }
         } catch {
             SDL_DestroyWindow(window)
             glFree?.release()
