@@ -25,6 +25,8 @@ CPU_GESTURES = [
 ]
 CPU_RUNS = 3
 CPU_BAR = 1.3
+# A list at rest: the app's CPU over this many seconds, at most this share of a core.
+IDLE_S, IDLE_BAR = 10, 0.03
 # What the app must not map on a DRM device without a GPU driver (issue 40): Mesa's GL
 # stack (libGL*, libGLESv2 and libGLX too, libEGL*, libLLVM*, libgallium*, a */dri/*_dri.so
 # driver, a */gbm/*_gbm.so GBM backend). libgbm.so.1 itself is not: Debian 12's
@@ -695,6 +697,22 @@ class Run:
                  f"{med['app_s']:.2f} s, whole path {med['whole_s']:.2f} s, over {med['wall_s']:.1f} s and {med['frames']:.0f} frames; "
                  f"frames of momentum {[r['momentum'] for r in runs]}"
                  + (f"; runs {bad} did not refresh and tap each: {[runs[i - 1] for i in bad]}" if bad else ""))
+        self.idle_cpu(unit, pid, csv)
+
+    def idle_cpu(self, unit, pid, csv):
+        """A still kiosk costs next to nothing: the app's CPU over IDLE_S at rest, at most
+        IDLE_BAR of a core. (SDL 2's evdev driver has no wait of its own and polls at 1 kHz:
+        0.15 of a core under emulation, until the console got a wait of ours.)"""
+        u = unit.replace("overscroll-", "")
+        self.rest(csv)
+        t0, before = self.cpu_sample(pid)
+        time.sleep(IDLE_S)
+        t1, after = self.cpu_sample(pid)
+        app = sum(v - before.get(k, 0) for k, v in after.items() if k[0] == "overscroll-app")
+        share = app / max(0.001, t1 - t0)
+        self.cpu.setdefault(u, {})["idle"] = {"app_s": round(app, 3), "wall_s": round(t1 - t0, 2), "share": round(share, 4)}
+        self.c.record(f"{u}.idle-cpu", share <= IDLE_BAR,
+                      f"at rest the app took {app:.2f} s of CPU over {t1 - t0:.1f} s ({share:.3f} of a core; at most {IDLE_BAR})")
 
     def cpu_ratio(self):
         """KMSDRM over cage, medians of CPU_RUNS: the app alone, and the whole path (the app,
