@@ -21,8 +21,14 @@ final class EvdevInputWait {
     private var listed = timespec()
     private var polled: [pollfd] = []
     private var drain = [UInt8](repeating: 0, count: 4096)
-    private let watch: SDL_EventFilter = { userdata, _ in
-        // Any thread, any event: one write, no allocation; a full pipe is awake already.
+    /// How many times `poll` returned with something to read (tests: a still wait wakes
+    /// for nothing).
+    private(set) var wakeups = 0
+    private let watch: SDL_EventFilter = { userdata, event in
+        // SDL pushes a sentinel at each of its pumps (a wait's own among them): waking for
+        // it would turn the sleep into SDL's busy one again.
+        if event?.pointee.type == SDL_POLLSENTINEL.rawValue { return 1 }
+        // Any thread, any other event: one write, no allocation; a full pipe is awake already.
         var one: UInt8 = 1
         _ = write(Int32(Int(bitPattern: userdata)), &one, 1)
         return 1
@@ -65,6 +71,7 @@ final class EvdevInputWait {
             for fd in devices { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&polled, nfds_t(polled.count), Int32((left * 1000).rounded(.up)))
             if ready < 0 && errno != EINTR { return SDL_WaitEventTimeout(&event, Int32(left * 1000)) != 0 }
+            if ready > 0 { wakeups += 1 }
             var gone = false
             for entry in polled where entry.revents != 0 {
                 if entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { gone = true; continue }
