@@ -222,18 +222,9 @@ extension SDLSuite { @Suite struct ListRingTests {
         #expect(result.wrong != nil, "\(result)")
     }
 
-    private func play(scale: Double, misplace: Bool = false, before: (Screen) -> Void = { _ in },
-                      after: (Screen) -> Void = { _ in }) throws -> Result {
-        let drawn = try Headless(scale: scale)
-        let reference = try Headless(scale: scale)
-        let surface = try #require(SDL_GetWindowSurface(drawn.display.window))
-        let (w, h) = (Int(surface.pointee.w), Int(surface.pointee.h))
-        let screen = Screen(width: w, height: h, pixelFormat: surface.pointee.format.pointee.format)
-        screen.misplace = misplace
-        before(screen)
-        defer { after(screen) }
-        drawn.painter.ring = screen
-        let script = try GestureScript(parsing: IncrementalDrawTests.script + """
+    /// IncrementalDrawTests' pull and refresh, then flings both ways through the middle:
+    /// the list moves through its ring in both directions (SharedMemoryPresenterTests too).
+    static let script = IncrementalDrawTests.script + """
 
             # flings both ways through the middle
             key Home
@@ -246,7 +237,20 @@ extension SDLSuite { @Suite struct ListRingTests {
             move 240 700 120ms
             up
             wait 1500ms
-            """)
+            """
+
+    private func play(scale: Double, misplace: Bool = false, before: (Screen) -> Void = { _ in },
+                      after: (Screen) -> Void = { _ in }) throws -> Result {
+        let drawn = try Headless(scale: scale)
+        let reference = try Headless(scale: scale)
+        let surface = try #require(SDL_GetWindowSurface(drawn.display.window))
+        let (w, h) = (Int(surface.pointee.w), Int(surface.pointee.h))
+        let screen = Screen(width: w, height: h, pixelFormat: surface.pointee.format.pointee.format)
+        screen.misplace = misplace
+        before(screen)
+        defer { after(screen) }
+        drawn.painter.ring = screen
+        let script = try GestureScript(parsing: Self.script)
         var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
         c.refreshTimeout = 10
         var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })

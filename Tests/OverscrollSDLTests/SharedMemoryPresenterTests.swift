@@ -72,19 +72,7 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         }
         let reference = try Headless(scale: scale)
         let whole = try #require(SDL_GetWindowSurface(reference.display.window))
-        let script = try GestureScript(parsing: IncrementalDrawTests.script + """
-
-            key Home
-            wait 500ms
-            down 240 700
-            move 240 200 120ms
-            up
-            wait 1200ms
-            down 240 200
-            move 240 700 120ms
-            up
-            wait 1500ms
-            """)
+        let script = try GestureScript(parsing: ListRingTests.script)
         var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
         c.refreshTimeout = 10
         var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })
