@@ -162,7 +162,10 @@ class VM:
         a = self.args
         cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "2048", "-smp", "2",
                *a.accel.split(), "-kernel", a.kernel, "-initrd", a.initrd,
-               "-append", "root=/dev/vda rw console=ttyS0 consoleblank=0 quiet systemd.show_status=0",
+               "-append", # loglevel=5 rather than quiet: the kernel's banner ("Linux version", a notice) and
+               # its warnings reach the console, so a kernel that never started shows as an
+               # empty console (hello), not as an agent that does not answer.
+               "root=/dev/vda rw console=ttyS0 consoleblank=0 loglevel=5 systemd.show_status=0",
                "-drive", f"file={a.disk},if=virtio,format=qcow2",
                "-device", f"virtio-gpu-pci,xres={W},yres={H}",
                "-display", "none", "-nic", "none", "-no-user-config", "-nodefaults",
@@ -260,11 +263,27 @@ class VM:
         line, self.buf = self.buf.split(b"\n", 1)
         return line.decode(errors="replace").strip()
 
+    def console_text(self):
+        try:
+            with open(f"{self.work}/console.log", "rb") as f:
+                return f.read().decode(errors="replace")
+        except FileNotFoundError:
+            return ""
+
     def hello(self, timeout, not_boot=None):
-        """Waits for the agent of a boot other than `not_boot`; returns its boot id."""
-        deadline = time.monotonic() + timeout
+        """Waits for the agent of a boot other than `not_boot`; returns its boot id. A guest
+        whose console stays empty for `--console-timeout` seconds never started its kernel
+        (a KVM that opens but hangs a guest, say): that is said at once, not as a missing
+        agent after the whole boot timeout."""
+        started = time.monotonic()
+        deadline = started + timeout
+        silent_bound = min(self.args.console_timeout, timeout)
         last_ping = 0
         while time.monotonic() < deadline:
+            if time.monotonic() - started > silent_bound and not self.console_text().strip():
+                raise SystemExit(f"{ME}: FAIL: the guest printed nothing on its console within {silent_bound} s: "
+                                 f"its kernel did not start under {self.args.accel!r} (a KVM that cannot run a "
+                                 f"guest? VM_TEST_ACCEL=tcg forces software emulation; console: {self.work}/console.log)")
             if time.monotonic() - last_ping > 3:
                 # The socket's timeout is the last read's: a guest that reads nothing yet
                 # (no agent, or QEMU starved on a loaded host) may hold a ping past it.
@@ -279,7 +298,9 @@ class VM:
                 continue
             if line.startswith("HELLO ") and line[6:] != not_boot:
                 return line[6:]
-        raise SystemExit(f"{ME}: FAIL: the guest's agent did not answer within {timeout} s (console: {self.work}/console.log)")
+        last = (self.console_text().strip().splitlines() or [""])[-1][:200]
+        raise SystemExit(f"{ME}: FAIL: the guest's agent did not answer within {timeout} s; the console's last "
+                         f"line: {last!r} (console: {self.work}/console.log)")
 
     def request(self, req, timeout=90):
         self.rid += 1
@@ -939,6 +960,8 @@ def main():
     p.add_argument("--accel", default="-accel tcg -cpu max")
     p.add_argument("--rtc", default="2020-06-01T09:00:00")
     p.add_argument("--boot-timeout", type=int, default=300)
+    p.add_argument("--console-timeout", type=int, default=90,
+                   help="seconds a guest may print nothing on its console before it is taken as not started")
     p.add_argument("--xfail", default="{}")
     p.add_argument("--strict", action="store_true")
     p.add_argument("--bench", action="store_true", help="only what the app maps and the CPU over the gestures (script/bench-kiosk)")

@@ -164,19 +164,67 @@ vm_image() {
   phase "image ($variant)"
 }
 
-# vm_accel: KVM where it works (nested KVM often does not), else TCG (sets `accel`). TCG's
-# CPU offers no AVX2: QEMU 7.2 (Debian 12's) emulates VPGATHERDD with ymm4 as the index
-# wrongly, and Mesa's llvmpipe, which draws the KMSDRM kiosk's GLES2 here, fetches vertices
-# with such gathers where the CPU has AVX2: the kiosk died of SIGSEGV in llvmpipe's code at
-# start, at some starts or at every one (the cpu-gather check names it if it comes back).
-# `vm_accel CPU` asks TCG for another CPU model (script/bench-kiosk's Qt needs AVX2 whole).
+# vm_accel [CPU]: KVM only where a guest kernel really runs under it, else TCG; sets
+# `accel` and says which and why. `/dev/kvm` can open, make a VM and run real-mode code
+# while the guest kernel hangs at its switch to long mode (nested KVM that is broken: the
+# console stops after "Probing EDD ... ok"); a probe that only starts QEMU, or starts it
+# stopped (-S), passes there. So the probe boots the image's own kernel under KVM with its
+# console on a file and waits, at most $VM_KVM_PROBE_SECONDS (20), for the kernel's banner
+# ("Linux version", printed by earlyprintk as the kernel starts: well under a second where
+# KVM works). VM_TEST_ACCEL=tcg or kvm skips the probe. $VM_KVM_DEVICE (/dev/kvm) is the
+# device it looks for (the test of this function points it elsewhere).
+# TCG's CPU offers no AVX2: QEMU 7.2 (Debian 12's) emulates VPGATHERDD with ymm4 as the
+# index wrongly, and Mesa's llvmpipe, which draws the KMSDRM kiosk's GLES2 here, fetches
+# vertices with such gathers where the CPU has AVX2: the kiosk died of SIGSEGV in
+# llvmpipe's code at start, at some starts or at every one (the cpu-gather check names it
+# if it comes back). `vm_accel CPU` asks TCG for another CPU model (script/bench-kiosk's
+# Qt needs AVX2 whole).
 vm_accel() {
-  accel="-accel tcg -cpu ${1:-max,avx2=off}"
-  if [ -w /dev/kvm ] && ( timeout 20 qemu-system-x86_64 -accel kvm -cpu host -display none -nodefaults -no-user-config \
-      -m 64 -kernel "$image.vmlinuz" -append "console=ttyS0 panic=-1 root=/dev/null" -serial none -no-reboot </dev/null || exit 1 ) >/dev/null 2>&1; then
-    accel="-accel kvm -cpu host"
+  local tcg="-accel tcg -cpu ${1:-max,avx2=off}" kvm="-accel kvm -cpu host" device=${VM_KVM_DEVICE:-/dev/kvm}
+  case "${VM_TEST_ACCEL:-}" in
+    tcg) accel=$tcg; say "accelerator: ${accel#-accel } (VM_TEST_ACCEL=tcg)"; return ;;
+    kvm) accel=$kvm; say "accelerator: ${accel#-accel } (VM_TEST_ACCEL=kvm, not probed)"; return ;;
+    '') ;;
+    *) fail "VM_TEST_ACCEL is '${VM_TEST_ACCEL}': use tcg or kvm (or leave it unset to probe)" ;;
+  esac
+  accel=$tcg
+  if [ ! -w "$device" ]; then
+    say "accelerator: ${accel#-accel } (no KVM: $device is not there or not writable)"; return
   fi
-  say "accelerator: ${accel#-accel }"
+  local bound=${VM_KVM_PROBE_SECONDS:-20} log qlog pid t0 why=""
+  log=$(mktemp); qlog=$(mktemp); t0=${EPOCHREALTIME/,/.}
+  # shellcheck disable=SC2086
+  qemu-system-x86_64 $kvm -display none -nodefaults -no-user-config -m 256 -kernel "$image.vmlinuz" \
+      -append "console=ttyS0 earlyprintk=serial,ttyS0,115200 panic=-1" -serial "file:$log" -no-reboot \
+      </dev/null >"$qlog" 2>&1 &
+  pid=$!
+  # (The loop's stderr is closed: bash reports a QEMU that aborts, as -cpu host does on
+  # some nested hosts, as the job's death; the reason is read from QEMU's own output.)
+  while :; do
+    if grep -q "Linux version" "$log"; then
+      accel=$kvm
+      why="the guest kernel printed its first line $(elapsed_since "$t0") s after QEMU started"
+    elif ! kill -0 "$pid" 2>/dev/null; then
+      grep -q "Linux version" "$log" && continue
+      why="KVM: QEMU exited before the guest printed anything: $(tail -1 "$qlog" | cut -c1-200)"
+    elif [ "$(elapsed_since "$t0" 0)" -ge "$bound" ]; then
+      why="KVM: $device opens but the guest printed nothing on its console within $bound s (a nested KVM that cannot run a guest kernel; TCG boots it)"
+    else
+      sleep 0.1; continue
+    fi
+    break
+  done 2>/dev/null
+  # KILL: a QEMU stuck in a KVM ioctl, or started with TERM blocked (as a test runner
+  # may leave it), still goes.
+  { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null || true
+  rm -f "$log" "$qlog"
+  say "accelerator: ${accel#-accel } ($why)"
+}
+
+# elapsed_since EPOCHREALTIME [DECIMALS]: seconds since then, with 1 decimal (or DECIMALS).
+elapsed_since() {
+  local now=${EPOCHREALTIME/,/.}  # the radix of a locale with a decimal comma, too
+  awk -v a="$1" -v b="$now" -v d="${2:-1}" 'BEGIN { printf "%.*f", d, (d == 0 ? int(b - a) : b - a) }'
 }
 
 # vm_drive ARGS…: boots a throw-away overlay of the image and runs script/vm/drive.py on

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// script/vm-test's choice of accelerator, with a QEMU that stands in for the real one:
+/// a `/dev/kvm` that opens while the guest kernel hangs (nested KVM) must give TCG, said
+/// with its reason, and a guest that prints nothing must be named as such by drive.py,
+/// not as an agent missing after the whole boot timeout.
+@Suite struct VMAcceleratorTests {
+    /// A stand-in `qemu-system-x86_64` on PATH: `hang` prints nothing and never ends (the
+    /// guest kernel stuck at long mode), `boots` writes the kernel's banner to the serial
+    /// file, `aborts` dies as QEMU does on a host whose KVM refuses an MSR.
+    static let fakeQEMU = """
+        #!/bin/bash
+        serial=""; prev=""
+        for a in "$@"; do [ "$prev" = "-serial" ] && serial=${a#file:}; prev=$a; done
+        echo "$*" >> "$(dirname "$0")/calls"
+        case "$FAKE_KVM" in
+          hang) exec sleep 3600.9 ;;
+          boots) echo "Linux version 6.1.0-fake (the banner)" > "$serial"; exec sleep 3600.9 ;;
+          aborts) echo "qemu-system-x86_64: kvm_buf_set_msrs: Assertion failed." >&2; kill -ABRT $$ ;;
+        esac
+        """
+
+    struct Choice { var accel: String; var said: String; var calls: String }
+
+    func choose(_ mode: String, device: String? = nil) throws -> Choice {
+        let dir = (CLI.temporaryPath("bin") as NSString).deletingLastPathComponent
+        let qemu = dir + "/qemu-system-x86_64"
+        try Self.fakeQEMU.write(toFile: qemu, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: qemu)
+        let kvm = dir + "/kvm"
+        FileManager.default.createFile(atPath: kvm, contents: Data())
+        let script = "me=vm-test; . script/vm/image.sh; image=\(dir)/kiosk.img; vm_accel; echo \"ACCEL=$accel\""
+        let result = try CLI.run(["bash", "-c", script], environment: [
+            "PATH": dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "FAKE_KVM": mode, "VM_KVM_DEVICE": device ?? kvm, "VM_KVM_PROBE_SECONDS": "2",
+        ], through: "/bin/bash")
+        #expect(result.status == 0, "\(result.stderr)")
+        let accel = result.stdout.split(separator: "\n").first { $0.hasPrefix("ACCEL=") }.map { String($0.dropFirst(6)) } ?? ""
+        let calls = (try? String(contentsOfFile: dir + "/calls", encoding: .utf8)) ?? ""
+        return Choice(accel: accel, said: result.stdout, calls: calls)
+    }
+
+    @Test func aKVMThatHangsTheGuestGivesTCGAndSaysWhy() throws {
+        let choice = try choose("hang")
+        #expect(choice.accel == "-accel tcg -cpu max,avx2=off")
+        #expect(choice.said.contains("accelerator: tcg"), "\(choice.said)")
+        #expect(choice.said.contains("the guest printed nothing on its console within 2 s"), "\(choice.said)")
+        // The probe booted the image's kernel under KVM, with its console on a file…
+        #expect(choice.calls.contains("-accel kvm") && choice.calls.contains("kiosk.img.vmlinuz")
+                && choice.calls.contains("console=ttyS0"), "\(choice.calls)")
+        // …and nothing of it outlives the choice.
+        #expect(processes(withArgument: "3600.9").isEmpty)
+    }
+
+    @Test func aKVMWhoseGuestPrintsIsChosen() throws {
+        let choice = try choose("boots")
+        #expect(choice.accel == "-accel kvm -cpu host")
+        #expect(choice.said.contains("the guest kernel printed its first line"), "\(choice.said)")
+        #expect(processes(withArgument: "3600.9").isEmpty)
+    }
+
+    @Test func aQEMUThatAbortsUnderKVMGivesTCGWithItsWords() throws {
+        let choice = try choose("aborts")
+        #expect(choice.accel.hasPrefix("-accel tcg"))
+        #expect(choice.said.contains("QEMU exited before the guest printed anything: qemu-system-x86_64: kvm_buf_set_msrs"),
+                "\(choice.said)")
+    }
+
+    @Test func noKVMDeviceMeansTCGWithoutAProbe() throws {
+        let choice = try choose("boots", device: "/nonexistent/kvm")
+        #expect(choice.accel.hasPrefix("-accel tcg"))
+        #expect(choice.said.contains("no KVM: /nonexistent/kvm is not there"), "\(choice.said)")
+        #expect(choice.calls.isEmpty)
+    }
+
+    /// drive.py, on a QEMU that makes its sockets and whose guest prints nothing: it says
+    /// so after --console-timeout, long before the boot timeout.
+    @Test func aSilentGuestIsNamedByTheDriver() throws {
+        let dir = (CLI.temporaryPath("drive") as NSString).deletingLastPathComponent
+        let qemu = dir + "/qemu-system-x86_64"
+        try """
+            #!/usr/bin/env python3
+            # Makes the monitor and command sockets drive.py connects to, answers the monitor's
+            # prompt, writes an empty console, and never boots anything.
+            import socket, sys, time, os
+            args = sys.argv[1:]
+            def after(flag):
+                return [args[i + 1] for i, a in enumerate(args) if a == flag]
+            open(after("-serial")[0][len("file:"):], "w").close()
+            mon = after("-monitor")[0][len("unix:"):].split(",")[0]
+            ctl = [p for p in after("-chardev")[0].split(",") if p.startswith("path=")][0][5:]
+            socks = []
+            for path in (mon, ctl):
+                s = socket.socket(socket.AF_UNIX); s.bind(path); s.listen(1); socks.append(s)
+            m, _ = socks[0].accept(); m.sendall(b"QEMU monitor\\n(qemu) ")
+            c, _ = socks[1].accept()
+            m.settimeout(0.5)
+            end = time.monotonic() + 120
+            while time.monotonic() < end:
+                try:
+                    if b"quit" in m.recv(100): break
+                except socket.timeout:
+                    pass
+            """.write(toFile: qemu, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: qemu)
+        // (`through` takes the first argument as the program's own name.)
+        let result = try CLI.run(["env", "python3", "script/vm/drive.py", "--work", dir, "--kernel", "k", "--initrd", "i",
+                                  "--disk", "d", "--out", dir, "--accel", "-accel kvm -cpu host",
+                                  "--console-timeout", "3", "--boot-timeout", "300"],
+                                 environment: ["PATH": dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
+                                 through: "/usr/bin/env")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("the guest printed nothing on its console within 3 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("-accel kvm -cpu host"), "\(result.stderr)")
+        #expect(!result.stderr.contains("did not answer"), "\(result.stderr)")
+    }
+}
