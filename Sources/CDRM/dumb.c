@@ -41,6 +41,7 @@ struct ovs_drm {
     int pending;        // committed, its flip not yet done; -1 when none
     int modeset;        // the next commit sets the mode (first, and after the VT came back)
     int broken;
+    int refused;        // the first mode set was refused: another program is DRM master
     int active;         // the device is ours (DRM master) to show on
     long flips;
     double probed_ms;   // when `probe` last asked
@@ -200,6 +201,13 @@ static ovs_drm *open_one(const char *path, char *why, int why_size) {
         fail(why, why_size, "%s has no connected display (%s)", path, d->info.driver);
     } else if (drmGetCap(fd, DRM_CAP_DUMB_BUFFER, &dumb) != 0 || !dumb) {
         fail(why, why_size, "%s (%s) offers no dumb buffers", path, d->info.driver);
+        found = 0;
+    }
+    if (found && !drmIsMaster(fd)) {
+        // Another client holds the screen (a compositor, an X server, a second kiosk):
+        // every mode set and flip of ours would be refused (EACCES) and nothing shown.
+        fail(why, why_size, "another program is the DRM master of %s (%s) and holds its screen; stop it (a compositor, "
+             "an X server, another kiosk) or run this one under it", path, d->info.driver);
         found = 0;
     }
     if (!found) { close(fd); free(d); return NULL; }
@@ -407,6 +415,13 @@ int ovs_drm_commit(ovs_drm *d) {
             return 0;
         }
     }
+    // The first mode set refused: the screen was never ours (another master took it
+    // since the open). Nothing was shown; the run ends saying so (`ovs_drm_refused`).
+    if (d->flips == 0 && (errno == EACCES || errno == EPERM)) {
+        d->refused = 1;
+        d->broken = 1;
+        return -1;
+    }
     // Master taken from us (a VT switch that did not ask, another program): not lost.
     if (errno == EACCES || errno == EPERM || errno == EBUSY || errno == EINTR) {
         b->fresh = 1;
@@ -436,6 +451,7 @@ int ovs_drm_broken(ovs_drm *d) {
     return d->broken;
 }
 int ovs_drm_active(const ovs_drm *d) { return d->active; }
+int ovs_drm_refused(const ovs_drm *d) { return d->refused; }
 int ovs_drm_buffers(const ovs_drm *d) { return d->count; }
 long ovs_drm_flips(const ovs_drm *d) { return d->flips; }
 

@@ -18,30 +18,43 @@ import Glibc
         }
     }
 
-    @Test func cpuOnANamedConsoleWithoutADeviceIsAnError() throws {
+    /// What the kiosk unit (SDL_VIDEODRIVER=kmsdrm) prints on a machine with neither a
+    /// DRM card nor a framebuffer: its own reason for each and the fix, not SDL's
+    /// "kmsdrm not available".
+    static let noScreen = "no DRM device in /dev/dri (no display driver loaded?); cannot open /nonexistent/fb0: No such file or directory; "
+        + "load the display's driver (a DRM card in /dev/dri, or a framebuffer /dev/fb0), check the unit's groups (video), or run it under cage or X11"
+
+    @Test(arguments: [RendererChoice.auto, .cpu])
+    func aNamedConsoleWithoutAScreenIsAnErrorWithEachReason(choice: RendererChoice) throws {
         try #require(access("/dev/dri", F_OK) != 0, "this machine has /dev/dri")
-        let got = begin(.cpu, "kmsdrm")
-        #expect(got.error == "cannot show frames through DRM dumb buffers (--renderer cpu on the console): "
-                + "no DRM device in /dev/dri (no display driver loaded?); check the device and the unit's groups (video), or try --renderer gpu")
+        let got = begin(choice, "KMSDRM", ["OVERSCROLL_FB_DEVICE": "/nonexistent/fb0"])
+        #expect(!got.started)
+        #expect(got.error == "no screen to show frames on\(choice == .cpu ? " (--renderer cpu on the console)" : ""): \(Self.noScreen)")
     }
 
-    @Test func autoWithoutADeviceLeavesItToSDLAndSaysWhy() throws {
+    @Test func aNamedDRMCardThatCannotBeHadIsNotPassedOverForTheFramebuffer() {
+        let got = begin(.cpu, "kmsdrm", ["OVERSCROLL_DRM_DEVICE": "/nonexistent/card7", "OVERSCROLL_FB_DEVICE": "/dev/null"])
+        #expect(got.error?.hasPrefix("no screen to show frames on (--renderer cpu on the console): cannot open /nonexistent/card7: No such file or directory; load") == true,
+                "\(got.error ?? "no error")")
+    }
+
+    @Test func aFileThatIsNotAFramebufferIsNamedAfterNoDRMDevice() throws {
         try #require(access("/dev/dri", F_OK) != 0, "this machine has /dev/dri")
-        let got = begin(.auto, "KMSDRM")
-        #expect(!got.started && got.error == nil)
-        #expect(got.note == "no DRM render node: OpenGL would be a software rasterizer, but DRM dumb buffers cannot be had "
-                + "(no DRM device in /dev/dri (no display driver loaded?))")
+        let got = begin(.auto, "kmsdrm", ["OVERSCROLL_FB_DEVICE": "/dev/null"])
+        #expect(got.error?.contains("no DRM device in /dev/dri (no display driver loaded?); /dev/null is not a framebuffer device (") == true,
+                "\(got.error ?? "no error")")
     }
 
     /// No X or Wayland display and no SDL_VIDEODRIVER may be no display at all (a
-    /// container, ssh): `--renderer cpu` leaves it to SDL, which says what it finds.
-    @Test func cpuOnAGuessedConsoleWithoutADeviceLeavesItToSDL() throws {
+    /// container, ssh): it is left to SDL, which says what it finds, with this reason.
+    @Test func aGuessedConsoleWithoutAScreenLeavesItToSDLAndSaysWhy() throws {
         try #require(access("/dev/dri", F_OK) != 0, "this machine has /dev/dri")
-        let got = begin(.cpu, nil)
+        let got = begin(.cpu, nil, ["OVERSCROLL_FB_DEVICE": "/nonexistent/fb0"])
         #expect(!got.started && got.error == nil)
-        #expect(got.note?.hasPrefix("asked for (--renderer cpu), but DRM dumb buffers cannot be had") == true)
+        #expect(got.note == "asked for (--renderer cpu), but no screen of its own can be had (no DRM device in /dev/dri "
+                + "(no display driver loaded?); cannot open /nonexistent/fb0: No such file or directory)")
         // SDL_VIDEODRIVER=kmsdrm from the environment names the console as much as the option.
-        #expect(begin(.cpu, nil, ["SDL_VIDEODRIVER": "kmsdrm"]).error != nil)
+        #expect(begin(.cpu, nil, ["SDL_VIDEODRIVER": "kmsdrm", "OVERSCROLL_FB_DEVICE": "/nonexistent/fb0"]).error != nil)
         // A display in the environment is not the console.
         #expect(begin(.cpu, nil, ["DISPLAY": ":0"]) == (false, nil, nil))
     }

@@ -25,7 +25,8 @@ typedef struct {
 
 // Opens `path` (NULL: the first /dev/dri/card* with a connected connector), takes its
 // connected connector's preferred mode and a CRTC for it, and remembers that CRTC's
-// state to give back. NULL with the reason in `why` (naming the device and the fix).
+// state to give back. NULL with the reason in `why` (naming the device and the fix),
+// also where another program is its DRM master (the screen would never be ours).
 ovs_drm *ovs_drm_open(const char *path, char *why, int why_size);
 void ovs_drm_get_info(const ovs_drm *d, ovs_drm_info *info);
 
@@ -47,6 +48,9 @@ int ovs_drm_wait_frame(ovs_drm *d, int timeout_ms);
 int ovs_drm_broken(ovs_drm *d);
 // Whether the device is ours to show on (not while another VT is shown).
 int ovs_drm_active(const ovs_drm *d);
+// Whether the first mode set was refused (EACCES: another program became DRM master
+// after the open): nothing was ever shown, and the device counts as broken.
+int ovs_drm_refused(const ovs_drm *d);
 // The VT switched away (drops DRM master) or back (takes it, sets the mode again on the
 // next commit, every buffer fresh). 0, or -1 with errno.
 int ovs_drm_release(ovs_drm *d);

@@ -240,7 +240,9 @@ public final class LiveApp {
                 // The GPU path: the same picture once more, so the first one is on the screen.
                 session.painter.invalidate()
             }
-            if frame + 1 == firstFrameShownBy {
+            // A frame the screen refused (another program holds it) was not shown: no
+            // READY=1 for it; the loop ends at its next turn as for a lost display.
+            if frame + 1 == firstFrameShownBy, !session.display.connectionBroken {
                 notifier.ready(status: "showing \(session.model.rows.count) rows")
                 // A benchmark reads the monotonic stamp; people read the milliseconds.
                 let since = ProcessStart.secondsAgo().map { " \(Int(($0 * 1000).rounded())) ms after the process started," } ?? ""

@@ -123,7 +123,13 @@ public final class Display {
         let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
         if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
         defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
-        guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("cannot start SDL video") }
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
+            // SDL's words ("kmsdrm not available") say neither why nor the fix: the
+            // console's own reason goes with them.
+            var error = SDLError("cannot start SDL video")
+            if let note { error.description += "; the console: \(note)" }
+            throw error
+        }
         let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
         // A window nobody can see is refused whether SDL fell back to it or it was asked
@@ -137,7 +143,7 @@ public final class Display {
             if asked?.lowercased() == chosen {
                 throw SDLError(message: "SDL_VIDEODRIVER=\(chosen) shows no window; unset it (or set x11, wayland or kmsdrm), or use 'overscroll replay' headless")
             }
-            throw SDLError(message: "no display to open a window on (no X11, Wayland or KMSDRM found); set DISPLAY, run it on the console with SDL_VIDEODRIVER=kmsdrm, or use 'overscroll replay' headless")
+            throw SDLError(message: "no display to open a window on (no X11, Wayland or KMSDRM found\(note.map { "; the console: \($0)" } ?? "")); set DISPLAY, run it on the console with SDL_VIDEODRIVER=kmsdrm, or use 'overscroll replay' headless")
         }
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }

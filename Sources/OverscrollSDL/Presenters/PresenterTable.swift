@@ -54,7 +54,7 @@ struct PresenterEntry {
 enum PresenterTable {
     static var entries: [PresenterEntry] { [
         PresenterEntry(
-            name: "DRM dumb buffers (the console without a GPU Mesa draws with; SDL for input only)", drivers: ["evdev"],
+            name: "the console's own screen: DRM dumb buffers, else fbdev (without a GPU Mesa draws with; SDL for input only)", drivers: ["evdev"],
             needsGL: false, auto: .always { _ in "" }, windowWithoutGL: false,
             make: { request, _, why in
                 guard let prepared = request.prepared else {
@@ -104,7 +104,7 @@ enum PresenterTable {
     /// for "evdev" above makes the presenter from it). `note` says why none was, where
     /// that is worth saying.
     static func prepare(choice: RendererChoice, videoDriver: String?, note: inout String?) throws(SDLError) -> PreparedScreen? {
-        try DRMPresenter.prepare(choice: choice, videoDriver: videoDriver, note: &note)
+        try ConsoleScreenPresenter.prepare(choice: choice, videoDriver: videoDriver, note: &note)
     }
 
     /// The presenter that draws on the CPU for `videoDriver` (the last entry without

@@ -9,7 +9,7 @@ import CDRM
 /// a framebuffer over the same memory with that offset, or (virtio-gpu, which ignores
 /// framebuffer offsets) the plane's source rectangle moved; either costs an ioctl, no
 /// pixels.
-final class DumbBufferChain: BufferChain {
+final class DumbBufferChain: ConsoleScreen {
     let device: DRMDevice
     /// The virtual terminal the screen belongs to, when the program runs on one.
     private let terminal: VirtualTerminal?
@@ -53,11 +53,28 @@ final class DumbBufferChain: BufferChain {
         device.close()
     }
 
-    /// Answers the VT switches asked since the last call (`VirtualTerminal`). True when
-    /// the screen came back and must be drawn whole again.
+    /// Answers the VT switches asked since the last call (`VirtualTerminal`): on a
+    /// release the DRM master goes (another VT's program may take it), on an acquire it
+    /// is taken back. True when the screen came back and must be drawn whole again.
     func serviceTerminal() -> Bool {
-        guard let terminal else { return false }
-        return terminal.service(device)
+        guard let terminal, !device.closed else { return false }
+        let handle = device.handle
+        return terminal.service(release: { _ = ovs_drm_release(handle) }, acquire: { ovs_drm_reacquire(handle) == 0 })
+    }
+
+    // MARK: ConsoleScreen
+
+    var presenterName: String { "DRM dumb buffers" }
+    var bufferName: String { "a dumb buffer" }
+    var width: Int32 { device.width }
+    var height: Int32 { device.height }
+    var millimetres: (width: Int, height: Int)? { device.millimetres }
+    var refreshPeriod: Double? { device.refreshPeriod }
+    var description: String { device.description }
+    var lossReason: String {
+        guard !device.closed, ovs_drm_refused(device.handle) != 0 else { return "the DRM device is gone" }
+        return "the screen was never ours: another program became the DRM master of \(device.path) and refused the mode set (EACCES); "
+            + "stop it (a compositor, an X server, another kiosk) or run this one under it"
     }
 
     /// Flips done (the mode set counts as one), for tests and `--verbose`.

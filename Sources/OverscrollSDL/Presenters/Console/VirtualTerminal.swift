@@ -34,20 +34,21 @@ final class VirtualTerminal {
         ovs_vt_give_back(handle)
     }
 
-    /// Answers what the kernel asked: on a release the DRM master goes (another VT's
-    /// program may take it), then the kernel is told; on an acquire the kernel is told
-    /// first, then the master is taken back. True when the screen is ours again.
-    func service(_ device: DRMDevice) -> Bool {
-        guard !givenBack, !device.closed else { return false }
+    /// Answers what the kernel asked: on a release the screen is let go (`release`: the
+    /// DRM master dropped, another VT's program may take it), then the kernel is told; on
+    /// an acquire the kernel is told first, then the screen is taken back (`acquire`,
+    /// true when it was). True when the screen is ours again.
+    func service(release: () -> Void, acquire: () -> Bool) -> Bool {
+        guard !givenBack else { return false }
         var back = false
         while true {
             switch ovs_vt_pending(handle) {
             case 1:
-                _ = ovs_drm_release(device.handle)
+                release()
                 _ = ovs_vt_release_done(handle)
             case 2:
                 _ = ovs_vt_acquire_done(handle)
-                back = ovs_drm_reacquire(device.handle) == 0 || back
+                back = acquire() || back
             default:
                 return back
             }

@@ -1,0 +1,60 @@
+import CSDL
+
+/// The console's CPU path: the shared presenter (`SharedMemoryPresenter`) over a screen
+/// the program drives itself (`ConsoleScreen`: DRM dumb buffers, a framebuffer device),
+/// and what the console adds to it: the mode's refresh rate, the VT's switches answered
+/// between frames, the VT and the screen given back at the run's end, and a device that
+/// went away seen even at rest.
+final class ConsoleScreenPresenter: Presenter {
+    private let shared: SharedMemoryPresenter
+    private let screen: any ConsoleScreen
+
+    private init(shared: SharedMemoryPresenter, screen: any ConsoleScreen) {
+        self.shared = shared
+        self.screen = screen
+    }
+
+    /// The screen `ConsoleStart` takes for `choice` before SDL starts, if it takes one.
+    static func prepare(choice: RendererChoice, videoDriver: String?, note: inout String?) throws(SDLError) -> PreparedScreen? {
+        guard let console = try ConsoleStart.begin(choice: choice, videoDriver: videoDriver, note: &note) else { return nil }
+        let screen = console.screen
+        return PreparedScreen(
+            width: screen.width, height: screen.height,
+            scale: DisplayScale.connector(pixels: (screen.width, screen.height), millimetres: screen.millimetres)
+                ?? DisplayScale(factor: 1, origin: "the screen reports no physical size"),
+            make: { why in make(console.screen, reason: console.reason, why: &why) })
+    }
+
+    static func make(_ screen: any ConsoleScreen, reason: String, why: inout String) -> ConsoleScreenPresenter? {
+        let width = screen.width, height = screen.height
+        // The mode's size, which never changes while the program runs: a rotated frame is
+        // drawn turned inside it.
+        guard let shared = SharedMemoryPresenter(chain: screen, capacity: Int(width) * Int(height) * 4,
+                                                 currentSize: { (width, height) }, name: screen.presenterName, reason: reason,
+                                                 bufferName: screen.bufferName, why: &why) else { return nil }
+        return ConsoleScreenPresenter(shared: shared, screen: screen)
+    }
+
+    var name: String { screen.presenterName }
+    var renderer: OpaquePointer { shared.renderer }
+    var path: RenderPath { shared.path }
+    var reason: String { shared.reason }
+    var keepsPixels: Bool { shared.keepsPixels }
+    func canvas() -> WindowCanvas? { shared.canvas() }
+    func present(_ rects: [SDL_Rect]?) { shared.present(rects) }
+    var sizeInPixels: (width: Int, height: Int) { shared.sizeInPixels }
+    func makeListRing(why: inout String) -> (any ListRing)? { shared.makeListRing(why: &why) }
+    func ringNote(_ ring: (any ListRing)?, why: String) -> String { shared.ringNote(ring, why: why) }
+    var turned: TurnedTarget { shared.turned }
+
+    /// A present that failed, or (at rest, when nothing presents) the device asked.
+    var displayLost: Bool { shared.displayLost || screen.broken }
+    var lossReason: String { screen.lossReason }
+    var refreshPeriod: Double? { screen.refreshPeriod }
+    func serviceScreen() -> Bool {
+        guard screen.serviceTerminal() else { return false }
+        shared.screenLost()
+        return true
+    }
+    func releaseScreen() { screen.close() }
+}

@@ -1,0 +1,123 @@
+import CSDL
+import OverscrollKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The console's start, before SDL's: whether this run shows its frames on a screen of
+/// its own (`ConsoleChoice`), and if so the screen opened (`ConsoleScreens`: DRM dumb
+/// buffers, else a framebuffer device), the VT taken and SDL told to start its `evdev`
+/// driver (input only, no GL, no GBM) instead of KMSDRM.
+struct ConsoleStart {
+    let screen: any ConsoleScreen
+    /// Why this screen, and what the device and the VT are, for `--verbose` and the report.
+    let reason: String
+
+    /// The console screen's start for `choice`, or nil where SDL's own driver is to show
+    /// frames as before (not the console, or a GPU Mesa draws with; `note` then says why,
+    /// if there is something to say). Throws where no screen can be had on a console
+    /// named as one (SDL_VIDEODRIVER=kmsdrm, the kiosk unit's): SDL's KMSDRM would find
+    /// no more, and its "kmsdrm not available" says neither why nor the fix.
+    static func begin(choice: RendererChoice, videoDriver: String?, note: inout String?,
+                      environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(SDLError) -> ConsoleStart? {
+        let driver = videoDriver ?? environment("SDL_VIDEODRIVER")
+        guard ConsoleGraphics.onConsole(videoDriver: driver, display: environment("DISPLAY"),
+                                        waylandDisplay: environment("WAYLAND_DISPLAY")) else { return nil }
+        let asked: ConsoleChoice.Asked
+        switch choice {
+        case .auto: asked = .auto
+        case .gpu: return nil
+        case .cpu: asked = .cpu
+        }
+        let decided = ConsoleChoice.decide(asked, asked == .auto ? ConsoleFacts.gather() : ConsoleGraphics(renderNodes: [], eglInstalled: false, gbmInstalled: false))
+        guard decided.presenter == .dumbBuffers else {
+            note = decided.reason
+            return nil
+        }
+        let opened: ConsoleScreens.Opened
+        do { opened = try ConsoleScreens.open(environment: environment) } catch {
+            // On a console named as one (SDL_VIDEODRIVER=kmsdrm): an error with the reason
+            // and the fix. A console guessed from no X or Wayland display may be no
+            // display at all (a container, ssh): SDL then says what it finds.
+            if driver?.lowercased() == "kmsdrm" {
+                let how = asked == .cpu ? " (--renderer cpu on the console)" : ""
+                throw SDLError(message: "no screen to show frames on\(how): \(error.description); "
+                               + "load the display's driver (a DRM card in /dev/dri, or a framebuffer /dev/fb0), "
+                               + "check the unit's groups (video), or run it under cage or X11")
+            }
+            note = "\(decided.reason), but no screen of its own can be had (\(error.description))"
+            return nil
+        }
+        var why = ""
+        let terminal = VirtualTerminal(why: &why)
+        let vt = terminal.map { "VT \($0.number) taken (switches answered, text mode given back at exit)" }
+            ?? "no VT switching: \(why)"
+        // SDL_VIDEODRIVER=kmsdrm (the kiosk unit's) would otherwise win over a plain hint.
+        SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "evdev", SDL_HINT_OVERRIDE)
+        let screen = opened.make(terminal)
+        return ConsoleStart(screen: screen, reason: "\(decided.reason); frames are drawn by the CPU and shown through "
+                            + "\(opened.how) on \(screen.description)\(opened.passedOver); input from SDL's evdev driver; \(vt)")
+    }
+}
+
+/// The screens the console's program can drive itself, one row each, in the order
+/// tried: DRM dumb buffers (the card in OVERSCROLL_DRM_DEVICE, else the first with a
+/// connected display), then the framebuffer device (OVERSCROLL_FB_DEVICE, else
+/// /dev/fb0: a machine whose kernel has no DRM driver for its display, as Debian 12's
+/// has none for an EFI or VESA framebuffer). A card named by OVERSCROLL_DRM_DEVICE that
+/// cannot be had is an error, not a reason to try the next.
+enum ConsoleScreens {
+    struct Row {
+        /// How frames are shown, for the reason ("page-flipped DRM dumb buffers").
+        let how: String
+        /// The environment variable that names its device, if set.
+        let named: String
+        /// Opens the device; the screen is made once the VT is taken.
+        let open: (_ environment: (String) -> String?) throws(SDLError) -> (VirtualTerminal?) -> any ConsoleScreen
+    }
+
+    static var rows: [Row] { [
+        Row(how: "page-flipped DRM dumb buffers", named: "OVERSCROLL_DRM_DEVICE") { environment throws(SDLError) in
+            let device = try DRMDevice(path: environment("OVERSCROLL_DRM_DEVICE"))
+            return { DumbBufferChain(device: device, terminal: $0) }
+        },
+        Row(how: "the framebuffer device (fbdev)", named: "OVERSCROLL_FB_DEVICE") { environment throws(SDLError) in
+            let device = try FBDevice(path: environment("OVERSCROLL_FB_DEVICE") ?? "/dev/fb0")
+            return { FBDevChain(device: device, terminal: $0) }
+        },
+    ] }
+
+    struct Opened {
+        let how: String
+        let make: (VirtualTerminal?) -> any ConsoleScreen
+        /// The rows tried before it and why they were passed over ("; no DRM device …").
+        let passedOver: String
+    }
+
+    /// The first row's screen that opens; the error says why each could not.
+    static func open(environment: (String) -> String?) throws(SDLError) -> Opened {
+        var refused: [String] = []
+        for row in rows {
+            do {
+                let make = try row.open(environment)
+                let passed = refused.isEmpty ? "" : " (\(refused.joined(separator: "; ")))"
+                return Opened(how: row.how, make: make, passedOver: passed)
+            } catch {
+                refused.append(error.description)
+                if environment(row.named) != nil { break }
+            }
+        }
+        throw SDLError(message: refused.joined(separator: "; "))
+    }
+}
+
+extension DisplayScale {
+    /// The scale for a DRM connector of `millimetres` showing `pixels`; nil where the
+    /// connector reports no plausible size.
+    static func connector(pixels: (width: Int32, height: Int32), millimetres: (width: Int, height: Int)?) -> DisplayScale? {
+        guard let mm = millimetres else { return nil }
+        let dpi = max(Double(pixels.width) * 25.4 / Double(mm.width), Double(pixels.height) * 25.4 / Double(mm.height))
+        guard plausible(dpi) else { return nil }
+        return DisplayScale(factor: factor(dpi: dpi), origin: "\(Int(dpi.rounded())) dpi from the DRM connector's size in mm")
+    }
+}

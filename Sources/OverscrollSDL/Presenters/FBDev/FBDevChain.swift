@@ -1,0 +1,68 @@
+import CDRM
+
+/// A framebuffer device as a `BufferChain` (`CDRM`'s fbdev.c) for the shared-memory
+/// presenter: one buffer, shown as soon as it is committed. Where the driver pans, the
+/// buffer is the screen's memory holding the list's ring, and showing it from another
+/// row is a pan (no pixels); elsewhere (efifb: no pan) the buffer is a shadow in ordinary
+/// memory and a commit copies to the screen only the rectangles damaged since the last.
+/// There is no flip event: the frame loop's pacer paces it (`FramePacer`), as it paces a
+/// display that does not block in present.
+final class FBDevChain: ConsoleScreen {
+    let device: FBDevice
+    private let terminal: VirtualTerminal?
+
+    init(device: FBDevice, terminal: VirtualTerminal?) {
+        self.device = device
+        self.terminal = terminal
+    }
+
+    var most: Int { 1 }
+
+    func waitFrame(timeoutMs: Int32) -> Bool { !device.closed }
+
+    func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+        var stride: Int32 = 0, fresh: Int32 = 0
+        guard !device.closed, let pixels = ovs_fb_acquire(device.handle, width, height, rows, offset, &stride, &fresh) else {
+            return nil
+        }
+        return ChainBuffer(pixels: pixels, stride: Int(stride), index: 0, fresh: fresh != 0)
+    }
+
+    func damage(x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard !device.closed else { return }
+        ovs_fb_damage(device.handle, x, y, width, height)
+    }
+
+    func commit() -> Bool { !device.closed && ovs_fb_commit(device.handle) == 0 }
+
+    /// A framebuffer device is not unplugged (it is the firmware's, or the board's).
+    var broken: Bool { false }
+
+    // MARK: ConsoleScreen
+
+    var presenterName: String { "fbdev" }
+    var bufferName: String { device.canPan ? "the framebuffer's memory" : "the framebuffer's shadow" }
+    var width: Int32 { device.width }
+    var height: Int32 { device.height }
+    var millimetres: (width: Int, height: Int)? { device.millimetres }
+    /// A firmware framebuffer's timings are made up (efifb's, vesafb's): none is said.
+    var refreshPeriod: Double? { nil }
+    var description: String { device.description }
+    var lossReason: String { "the framebuffer device failed" }
+
+    func serviceTerminal() -> Bool {
+        guard let terminal, !device.closed else { return false }
+        let handle = device.handle
+        return terminal.service(release: { ovs_fb_release(handle) }, acquire: { ovs_fb_reacquire(handle); return true })
+    }
+
+    func close() {
+        terminal?.giveBack()
+        device.close()
+    }
+
+    /// Commits shown, pans among them and pixels copied to the screen (tests, `--verbose`).
+    var commits: Int { device.closed ? 0 : ovs_fb_commits(device.handle) }
+    var pans: Int { device.closed ? 0 : ovs_fb_pans(device.handle) }
+    var copied: Int { device.closed ? 0 : ovs_fb_copied(device.handle) }
+}

@@ -1,0 +1,204 @@
+import CDRM
+import CSDL
+import Testing
+import OverscrollKit
+@testable import OverscrollSDL
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A framebuffer device (`FBDevChain`) faked by a regular file, its ioctls answered by
+/// the test (`FakeFramebuffer`): frame after frame of a pull, a refresh and flings both
+/// ways, what the screen's memory shows equals the scene drawn whole — copied from a
+/// shadow where the driver cannot pan (efifb), panned over the ring where it can — and
+/// a format other than 32 bpp XRGB8888 is refused by name.
+extension SDLSuite { @Suite struct FBDevPresenterTests {
+    /// /dev/fb0 as a file of `stride` × `virtualRows` pixels, with the screen infos a
+    /// driver would give and the pans asked of it.
+    final class FakeFramebuffer {
+        let path: String
+        var variable = fb_var_screeninfo()
+        var fixed = fb_fix_screeninfo()
+        private(set) var pans = 0
+        var refusePans = false
+
+        init(width: Int, height: Int, stride: Int, virtualRows: Int, pans: Bool, bitsPerPixel: UInt32 = 32) throws {
+            var template = Array("/tmp/ovs-fb-XXXXXX".utf8CString)
+            let fd = mkstemp(&template)
+            try #require(fd >= 0)
+            path = String(cString: template)
+            let bytes = stride * 4 * virtualRows
+            try #require(ftruncate(fd, off_t(bytes)) == 0)
+            close(fd)
+            variable.xres = UInt32(width)
+            variable.yres = UInt32(height)
+            variable.xres_virtual = UInt32(width)
+            variable.yres_virtual = UInt32(virtualRows)
+            variable.bits_per_pixel = bitsPerPixel
+            if bitsPerPixel == 32 {
+                variable.red = fb_bitfield(offset: 16, length: 8, msb_right: 0)
+                variable.green = fb_bitfield(offset: 8, length: 8, msb_right: 0)
+                variable.blue = fb_bitfield(offset: 0, length: 8, msb_right: 0)
+            } else {
+                variable.red = fb_bitfield(offset: 11, length: 5, msb_right: 0)
+                variable.green = fb_bitfield(offset: 5, length: 6, msb_right: 0)
+                variable.blue = fb_bitfield(offset: 0, length: 5, msb_right: 0)
+            }
+            variable.width = UInt32.max     // efifb: no physical size
+            variable.height = UInt32.max
+            fixed.smem_len = UInt32(bytes)
+            fixed.line_length = UInt32(stride * Int(bitsPerPixel) / 8)
+            fixed.type = UInt32(FB_TYPE_PACKED_PIXELS)
+            fixed.visual = UInt32(FB_VISUAL_TRUECOLOR)
+            fixed.ypanstep = pans ? 1 : 0
+            withUnsafeMutableBytes(of: &fixed.id) { id in
+                for (i, c) in "Fake FB".utf8.enumerated() { id[i] = c }
+            }
+        }
+
+        deinit { unlink(path) }
+
+        /// The ioctls fbdev.c asks, answered from `variable` and `fixed`.
+        static let ioctl: ovs_fb_ioctl_fn = { context, _, request, argument in
+            let fake = Unmanaged<FakeFramebuffer>.fromOpaque(context!).takeUnretainedValue()
+            switch request {
+            case UInt(FBIOGET_VSCREENINFO):
+                argument!.assumingMemoryBound(to: fb_var_screeninfo.self).pointee = fake.variable
+            case UInt(FBIOGET_FSCREENINFO):
+                argument!.assumingMemoryBound(to: fb_fix_screeninfo.self).pointee = fake.fixed
+            case UInt(FBIOPAN_DISPLAY):
+                let asked = argument!.assumingMemoryBound(to: fb_var_screeninfo.self).pointee
+                guard !fake.refusePans, fake.fixed.ypanstep > 0,
+                      asked.yoffset + fake.variable.yres <= fake.variable.yres_virtual else {
+                    errno = EINVAL
+                    return -1
+                }
+                fake.variable.yoffset = asked.yoffset
+                fake.pans += 1
+            default:
+                errno = ENOTTY
+                return -1
+            }
+            return 0
+        }
+
+        func open() throws(SDLError) -> FBDevice {
+            try FBDevice(path: path, ioctl: Self.ioctl, context: Unmanaged.passUnretained(self).toOpaque())
+        }
+
+        /// What the screen shows: the visible rows from the pan's offset, as the file holds them.
+        func screen() -> [UInt32] {
+            let width = Int(variable.xres), height = Int(variable.yres), stride = Int(fixed.line_length) / 4
+            var file = [UInt32](repeating: 0, count: stride * Int(variable.yres_virtual))
+            let fd = Glibc.open(path, O_RDONLY)
+            defer { close(fd) }
+            _ = file.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            var shown = [UInt32](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width { shown[y * width + x] = file[(Int(variable.yoffset) + y) * stride + x] }
+            }
+            return shown
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func theScreenEqualsTheSceneDrawnWhole(pans: Bool) throws {
+        let (width, height) = (480, 800)
+        // Rows padded past the width, as drivers pad them; twice the rows where it pans.
+        let fake = try FakeFramebuffer(width: width, height: height, stride: width + 16,
+                                       virtualRows: pans ? height * 2 : height, pans: pans)
+        let chain = FBDevChain(device: try fake.open(), terminal: nil)
+        #expect(chain.device.canPan == pans)
+        let drawn = try Headless { _ in
+            var why = ""
+            return ConsoleScreenPresenter.make(chain, reason: "a test", why: &why)
+        }
+        #expect(drawn.display.presenterName == "fbdev")
+        let reference = try Headless()
+        let whole = try #require(SDL_GetWindowSurface(reference.display.window))
+        var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
+        c.refreshTimeout = 10
+        var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })
+        var driver = ReplayDriver(script: try GestureScript(parsing: ListRingTests.script), fps: 60)
+        var scene = Scene(), previous: Scene?
+        var wrong: String?
+        var frames = 0, ringFrames = 0, restingCopies = 0
+        driver.play(&model, source: ScriptedRefreshes()) { played, model in
+            scene.update(model: model)
+            let copiedBefore = chain.copied
+            let painted = drawn.painter.draw(scene, since: previous)
+            drawn.painter.present(painted)
+            if painted == .ring { ringFrames += 1 }
+            if previous == scene { restingCopies += chain.copied - copiedBefore }
+            reference.painter.draw(scene)
+            SDL_RenderFlush(reference.display.renderer)
+            let screen = fake.screen()
+            let pixels = whole.pointee.pixels.assumingMemoryBound(to: UInt32.self)
+            let stride = Int(whole.pointee.pitch) / 4
+            for y in 0..<height {
+                for x in 0..<width where screen[y * width + x] & 0xFF_FFFF != pixels[y * stride + x] & 0xFF_FFFF {
+                    wrong = "frame \(played.frame) at \(played.time) s (\(painted)): pixel (\(x), \(y)) is "
+                        + "\(String(screen[y * width + x] & 0xFF_FFFF, radix: 16)), drawn whole \(String(pixels[y * stride + x] & 0xFF_FFFF, radix: 16))"
+                    return false
+                }
+            }
+            frames += 1
+            previous = scene
+            return true
+        }
+        #expect(wrong == nil, "\(wrong ?? "")")
+        #expect(frames > 300, "\(frames) frames")
+        #expect(ringFrames > 100, "\(ringFrames) frames from the ring")
+        // A frame that changes nothing copies nothing to the screen.
+        #expect(restingCopies == 0, "\(restingCopies) pixels copied by frames that changed nothing")
+        if pans {
+            // The ring is shown by panning: scrolls moved the screen, not the pixels.
+            #expect(fake.pans > 50, "\(fake.pans) pans")
+            #expect(chain.copied == 0)
+        } else {
+            #expect(fake.pans == 0)
+        }
+    }
+
+    @Test func aFormatOtherThanXRGB8888IsRefusedByName() throws {
+        let fake = try FakeFramebuffer(width: 640, height: 480, stride: 640, virtualRows: 480, pans: false, bitsPerPixel: 16)
+        #expect(throws: SDLError.self) { try fake.open() }
+        do { _ = try fake.open() } catch {
+            #expect(error.description == "\(fake.path) (Fake FB) is 16 bpp with red at bit 11 (5 bits), green at 5 (6), blue at 0 (5); "
+                    + "only 32 bpp XRGB8888 is drawn: set a 32-bit mode (video=efifb or vga= on the kernel line, or fbset -depth 32)")
+        }
+    }
+
+    @Test func aFileThatIsNotAFramebufferIsNamedAsSuch() {
+        do {
+            _ = try FBDevice(path: "/dev/null")
+            Issue.record("/dev/null opened as a framebuffer")
+        } catch {
+            #expect(error.description.hasPrefix("/dev/null is not a framebuffer device ("), "\(error.description)")
+        }
+    }
+
+    /// Another VT shown: nothing is written to the screen; back: the whole frame again.
+    @Test func aVTAwayWritesNothingAndBackWritesTheWholeFrame() throws {
+        let fake = try FakeFramebuffer(width: 64, height: 32, stride: 64, virtualRows: 32, pans: false)
+        let chain = FBDevChain(device: try fake.open(), terminal: nil)
+        let handle = chain.device.handle
+        func frame(_ colour: UInt32, damage: (Int32, Int32, Int32, Int32)?) -> ChainBuffer? {
+            guard let got = chain.acquire(width: 64, height: 32, rows: 32, offset: 0, most: 1, timeoutMs: 0) else { return nil }
+            for i in 0..<(64 * 32) { got.pixels[i] = colour }
+            if let d = damage { chain.damage(x: d.0, y: d.1, width: d.2, height: d.3) }
+            #expect(chain.commit())
+            return got
+        }
+        #expect(frame(0x11_1111, damage: nil)?.fresh == true)
+        #expect(fake.screen().allSatisfy { $0 == 0x11_1111 })
+        _ = frame(0x22_2222, damage: (0, 0, 8, 4))
+        #expect(fake.screen().filter { $0 == 0x22_2222 }.count == 32)
+        ovs_fb_release(handle)
+        #expect(frame(0x33_3333, damage: (0, 0, 64, 32)) == nil)
+        #expect(fake.screen().filter { $0 == 0x33_3333 }.isEmpty)
+        ovs_fb_reacquire(handle)
+        #expect(frame(0x44_4444, damage: nil)?.fresh == true)
+        #expect(fake.screen().allSatisfy { $0 == 0x44_4444 })
+    }
+} }
