@@ -10,17 +10,17 @@ public enum ReportLoadError: Error, Equatable, CustomStringConvertible {
     case incompatible(path: String, found: Int, supported: Int)
     case corrupt(path: String, detail: String)
 
-    /// Paths are cut to 80 characters, as every echoed token is.
+    /// Paths are whole, escaped: the message must say which file.
     public var description: String {
         switch self {
         case let .notAReport(directory, hint):
-            "\(TextLines.cut(directory)) is not a report directory: \(hint)"
+            "\(OutsideText.escaped(directory)) is not a report directory: \(hint)"
         case let .unreadable(path, reason):
-            "cannot read \(TextLines.cut(path)): \(reason)"
+            "cannot read \(OutsideText.escaped(path)): \(reason)"
         case let .incompatible(path, found, supported):
-            "\(TextLines.cut(path)) was made by an incompatible version of overscroll (report format \(found); this build reads format \(supported))"
+            "\(OutsideText.escaped(path)) was made by an incompatible version of overscroll (report format \(found); this build reads format \(supported))"
         case let .corrupt(path, detail):
-            "\(TextLines.cut(path)) is corrupt: \(TextLines.cut(detail, to: 200))"
+            "\(OutsideText.escaped(path)) is corrupt: \(TextLines.cut(detail, to: 200))"
         }
     }
 
@@ -37,17 +37,22 @@ extension ReportSummary {
     /// Reads `directory/summary.json` back, checking the format version before the shape,
     /// so a newer report says "incompatible" rather than "corrupt".
     public static func load(directory: String) throws(ReportLoadError) -> ReportSummary {
-        let fm = FileManager.default
-        var isDirectory = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw .notAReport(directory: directory, hint: "no such directory")
+        // stat, not "exists": a directory the user may not enter (a kiosk's 0750 state
+        // directory) is "Permission denied" and its path, never "no such directory".
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { throw .notAReport(directory: directory, hint: "no such directory") }
+            throw .unreadable(path: directory, reason: FileErrors.posix(code))
         }
-        guard isDirectory else {
+        guard info.st_mode & S_IFMT == S_IFDIR else {
             throw .notAReport(directory: directory, hint: "it is a file")
         }
         let path = ReportWriter.path(directory, fileName)
-        guard fm.fileExists(atPath: path) else {
-            let started = fm.fileExists(atPath: ReportWriter.path(directory, FrameRowFormat.fileName))
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            guard code == ENOENT else { throw .unreadable(path: path, reason: FileErrors.posix(code)) }
+            let started = FileManager.default.fileExists(atPath: ReportWriter.path(directory, FrameRowFormat.fileName))
             throw .notAReport(directory: directory, hint: started
                 ? "it has frames.csv but no summary.json (the run did not finish)"
                 : "it has no summary.json")

@@ -15,16 +15,23 @@ import OverscrollKit
 /// this one (its "future" name sorts last). Names an earlier version wrote (the time
 /// alone) count as older than every numbered run, in the order of their names.
 public enum ReportRuns {
-    /// Creates `directory` if needed and a new, empty subdirectory for this run in it;
-    /// removes the oldest run subdirectories beyond `keep` (this one counted). Only
-    /// subdirectories named as runs are ever removed, and only the files a report holds.
+    /// Creates `directory` if needed and a new, empty subdirectory for this run in it, then
+    /// prunes (`prune`) with this run counted: for a run that writes its report at once (a
+    /// replay). The window creates its run with `newRun(in:startTime:)` and prunes once its
+    /// first frame is shown, so a start that fails removes nothing.
     public static func newRun(in directory: String, keep: Int, startTime: Double) throws(ReportWriterError) -> String {
+        let run = try newRun(in: directory, startTime: startTime)
+        prune(directory, keep: keep, current: run)
+        return run
+    }
+
+    /// Creates `directory` if needed and a new, empty subdirectory for this run in it,
+    /// numbered after every run there. Removes nothing.
+    public static func newRun(in directory: String, startTime: Double) throws(ReportWriterError) -> String {
         if let code = FileDescriptorIO.makeDirectories(directory) {
             throw ReportWriterError.cannotCreate(directory, code)
         }
-        let runs = existingRuns(in: directory)
-        prune(directory, runs, keeping: max(1, keep) - 1)
-        var sequence = (runs.compactMap(\.sequence).max() ?? 0) + 1
+        var sequence = (existingRuns(in: directory).compactMap(\.sequence).max() ?? 0) + 1
         // Another start racing this one for the same number: take the next.
         for _ in 1...100 {
             let path = ReportWriter.path(directory, runName(sequence: sequence, time: startTime))
@@ -36,6 +43,44 @@ public enum ReportRuns {
             sequence += 1
         }
         throw ReportWriterError("cannot create the run's report directory in \(shown(directory)): 100 runs started at once")
+    }
+
+    /// Keeps the newest `keep` runs that hold a report (any file a report writes; `current`,
+    /// the run being written, is one), by the order they started, and removes the report
+    /// files of older ones and their directories. A run directory that holds nothing (a
+    /// start an earlier version left before its first frame) is not a report: it counts
+    /// for nothing and is removed when it is older than `current`.
+    public static func prune(_ directory: String, keep: Int, current: String? = nil) {
+        let currentName = current.map { String($0.split(separator: "/").last ?? "") }
+        let runs = existingRuns(in: directory)
+        let currentRun = currentName.flatMap(run(named:))
+        let fm = FileManager.default
+        var reports: [Run] = []
+        for run in runs {
+            let path = ReportWriter.path(directory, run.name)
+            let holdsReport = run.name == currentName || ((try? fm.contentsOfDirectory(atPath: path)) ?? []).contains(where: isReportFile)
+            if holdsReport {
+                reports.append(run)
+            } else if let currentRun, run < currentRun {
+                rmdir(path)    // only ever removes an empty directory
+            }
+        }
+        for run in reports.dropLast(max(1, keep)) where run.name != currentName {
+            removeRun(ReportWriter.path(directory, run.name))
+        }
+    }
+
+    /// Removes a run's report files (and their temporary files) and then its directory,
+    /// if that leaves it empty: anything else in it stays, and so does the directory.
+    public static func removeRun(_ path: String) {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        for file in files where isReportFile(file) { unlink(ReportWriter.path(path, file)) }
+        rmdir(path)
+    }
+
+    /// A file a report writes, or its temporary file.
+    static func isReportFile(_ file: String) -> Bool {
+        ReportWriter.runFiles.contains(file) || ReportWriter.runFiles.contains(where: { file == $0 + ".tmp" })
     }
 
     /// `000042-2026-11-25T15-04-05Z`: the run's number (six digits or more), then the
@@ -105,19 +150,6 @@ public enum ReportRuns {
     private static func existingRuns(in directory: String) -> [Run] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.compactMap(run(named:)).sorted()
-    }
-
-    private static func prune(_ directory: String, _ runs: [Run], keeping: Int) {
-        let fm = FileManager.default
-        for run in runs.dropLast(keeping) {
-            let path = ReportWriter.path(directory, run.name)
-            guard let files = try? fm.contentsOfDirectory(atPath: path) else { continue }
-            // Only what a report writes (and its temporary files); anything else stays.
-            for file in files where ReportWriter.runFiles.contains(file) || ReportWriter.runFiles.contains(where: { file == $0 + ".tmp" }) {
-                unlink(ReportWriter.path(path, file))
-            }
-            rmdir(path)
-        }
     }
 
     private static func shown(_ path: String) -> String { ReportWriterError.shown(path) }

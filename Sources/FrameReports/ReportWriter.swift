@@ -45,6 +45,7 @@ public final class ReportWriter {
                 timelineBuckets: Int = 512, flushInterval: Double = 0.25) throws(ReportWriterError) {
         self.directory = directory
         self.metadata = metadata
+        try Self.checkLength(directory)
         let fm = FileManager.default
         var isDirectory = false
         if fm.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -67,6 +68,21 @@ public final class ReportWriter {
                                    header: FrameRowFormat.header, interval: flushInterval)
         trace = FixedRing(capacity: max(1, traceCapacity), filler: .empty)
         timeline = TimelineDownsampler(capacity: timelineBuckets)
+    }
+
+    /// The longest path a report writes: its summary's temporary file.
+    public static func longestPath(in directory: String) -> String {
+        path(directory, (runFiles.max { $0.utf8.count < $1.utf8.count } ?? "") + ".tmp")
+    }
+
+    /// Refuses, before the run, a directory whose files' paths would be past the system's
+    /// limit (PATH_MAX with its NUL): the run would play to its end and then fail to write
+    /// summary.json (issue 52).
+    static func checkLength(_ directory: String) throws(ReportWriterError) {
+        let longest = longestPath(in: directory)
+        let limit = Int(PATH_MAX) - 1
+        guard longest.utf8.count > limit else { return }
+        throw ReportWriterError("cannot write the report: its longest file would be a path of \(longest.utf8.count) bytes, past the system's limit of \(limit) (PATH_MAX); pass a shorter directory than \(ReportWriterError.shown(directory))")
     }
 
     /// The run never started (its display could not open): take back the frames.csv this

@@ -8,9 +8,9 @@ public struct ReportWriterError: Error, Equatable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 
-    /// A path as a message shows it: cut to 80 characters (a 5,000-character `--report`
-    /// path once filled the terminal), controls and bidi overrides escaped.
-    public static func shown(_ path: String) -> String { OutsideText.escaped(TextLines.cut(path)) }
+    /// A path as a message shows it: whole, so the message says which file (issue 52: a
+    /// path cut to 80 characters named none), with controls and bidi overrides escaped.
+    public static func shown(_ path: String) -> String { OutsideText.escaped(path) }
 
     /// A report directory `mkdir` refused (`code`), with the true reason and the fix. On
     /// the kernel's own filesystems (/proc, /sys) mkdir says ENOENT or EACCES for a

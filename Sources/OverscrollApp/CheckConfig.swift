@@ -1,5 +1,7 @@
 import ArgumentParser
 import ConfigReader
+import FoundationEssentials
+import FrameReports
 import Glibc
 import OverscrollKit
 import OverscrollSDL
@@ -14,7 +16,7 @@ struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract: "Check a config file (and FILE.d/*.toml) as the window would load it; print the effective settings.",
-        discussion: "Exit 0 when the window would start with it, 78 with FILE:LINE when not."
+        discussion: "Exit 0 when the window would start with it (a report or metrics file it cannot write is a warning, as in the window), 78 with FILE:LINE when not."
     )
 
     @Argument(help: ArgumentHelp("The config file.", valueName: "file"))
@@ -49,11 +51,16 @@ struct CheckConfig: ParsableCommand {
             throw at(.refreshCommand, "refresh-command '\(TextLines.cut(program))' is not an executable file"
                      + (program.contains("/") ? "" : " on PATH") + "; give its full path or install it")
         }
-        for setting in [Setting.metrics, .report] {
-            guard let path = resolved.text(setting) else { continue }
-            let dir = setting == .report ? Self.parent(of: path.hasSuffix("/") ? String(path.dropLast()) : path) : Self.parent(of: path)
-            if access(dir, W_OK) != 0 {
-                throw at(setting, "\(setting.key) '\(TextLines.cut(path))': its directory \(TextLines.cut(dir)) is not writable (\(String(cString: strerror(errno))))")
+        // The report and the metrics are diagnostics: the window starts without them, with
+        // one warning each, and so this says the same warning and exits 0 (issue 52). Their
+        // folders are made as the run would make them, and a file written in each.
+        if let target = Overscroll.reportTarget(resolved, flag: nil, file: config), let problem = target.probe(now: Date().timeIntervalSince1970) {
+            warn(problem.windowWarning)
+        }
+        if let metrics = resolved.text(.metrics) {
+            let probe = Self.parent(of: metrics) + "/.overscroll-check-\(getpid())"
+            if let code = ReportTarget.writeProbe(probe) {
+                warn("warning: cannot write the metrics: cannot write \(OutsideText.escaped(metrics + ".tmp")): \(String(cString: strerror(code)))")
             }
         }
         try ThresholdBound.check(resolved, flag: nil, file: config, fillsScreen: resolved.bool(.kiosk) || resolved.bool(.fullscreen))
@@ -88,7 +95,7 @@ struct CheckConfig: ParsableCommand {
         case .size: return .string(setting.spec.kind.describe(value))
         case .number(let n):
             switch setting.spec.kind {
-            case .duration, .positiveDuration:
+            case .duration, .positiveDuration, .period:
                 // "1.5s" where it reads back to the same seconds; else the seconds as a
                 // TOML float (1e-07, 1e+20), which a duration takes too.
                 let words = setting.spec.kind.describe(value)

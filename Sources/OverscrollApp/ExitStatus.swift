@@ -28,7 +28,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .badInput: "a malformed script (FILE:LINE:COLUMN; binary too) or report"
         case .cannotRead: "a file cannot be read, or is not of its kind (a font that is not one)"
         case .noDisplay: "no display, SDL cannot open one, or `--size` is more than it can hold"
-        case .cannotCreate: "the trace or report cannot be created (checked first), or the trace fails"
+        case .cannotCreate: "a replay's trace or report cannot be made at start, or its trace fails"
         case .writeFailed: "the report fails at the end, or `report` cannot write its output"
         case .displayLost: "the display went away (X server or compositor died); report written"
         case .badConfig: "a bad config file (FILE:LINE), or a window-only key in replay's"

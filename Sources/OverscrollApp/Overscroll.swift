@@ -64,7 +64,7 @@ struct Overscroll: ParsableCommand {
             var live = LiveApp.Options()
             live.kiosk = isKiosk
             live.environment = ProcessInfo.processInfo.environment
-            live.reportDirectory = try reportDirectory(resolved, file: file)
+            live.report = Self.reportTarget(resolved, flag: settings.report, file: file)
             live.programVersion = Version.string
             live.logLinesDropped = { standardErrorLog.dropped }
             if resolved.bool(.verbose) { live.verbose = warn }
@@ -92,14 +92,11 @@ struct Overscroll: ParsableCommand {
 
     /// `--report DIR` is one run into a new or empty directory; `report` in a config file
     /// is a service's: each run gets a subdirectory numbered in start order, the last
-    /// `report-keep` kept, so a restart never finds its directory taken.
-    private func reportDirectory(_ resolved: ResolvedSettings, file: ConfigFile?) throws(Failure) -> String? {
+    /// `report-keep` kept, so a restart never finds its directory taken. The replay too.
+    static func reportTarget(_ resolved: ResolvedSettings, flag: String?, file: ConfigFile?) -> ReportTarget? {
         guard let directory = resolved.text(.report) else { return nil }
-        guard settings.report == nil, file?.values[.report] != nil else { return directory }
-        let keep = Int(resolved.number(.reportKeep) ?? 10)
-        do { return try ReportRuns.newRun(in: directory, keep: keep, startTime: Date().timeIntervalSince1970) } catch {
-            throw Failure(error.description, code: ExitStatus.cannotCreate.rawValue)
-        }
+        guard flag == nil, file?.values[.report] != nil else { return .directory(directory) }
+        return .runs(in: directory, keep: Int(resolved.number(.reportKeep) ?? 10))
     }
 
     static func main() {

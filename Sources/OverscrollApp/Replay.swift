@@ -71,7 +71,7 @@ struct Replay: ParsableCommand {
             options.window = window
             options.renderer = window ? resolved.renderer : .cpu
             options.scale = resolved.number(.scale)
-            options.reportDirectory = resolved.text(.report)
+            options.report = Overscroll.reportTarget(resolved, flag: settings.report, file: file)
             options.programVersion = Version.string
             options.logLinesDropped = { standardErrorLog.dropped }
             options.scriptName = script

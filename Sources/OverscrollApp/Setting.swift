@@ -147,8 +147,8 @@ enum Setting: String, CaseIterable {
                  meaning: "Open on this display (0 is the first)", defaultValue: .number(0),
                  valueName: "n", example: "1")
         case .refreshEvery:
-            Spec(kind: .positiveDuration, source: .shared(.option(\.refreshEvery)),
-                 meaning: "Refresh on a timer, this long after the last refresh ended (pulled or timed)",
+            Spec(kind: .period, source: .shared(.option(\.refreshEvery)),
+                 meaning: "Refresh on a timer, this long after the last refresh ended (pulled or timed; at least 1s)",
                  defaultText: "only on a pull", valueName: "duration", example: "10m",
                  inReplay: "honoured, on the virtual clock")
         case .idleReset:

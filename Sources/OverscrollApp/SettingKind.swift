@@ -16,6 +16,10 @@ enum SettingValue: Equatable, Sendable {
 /// check, and the same words for what is allowed, on the command line and in the file.
 enum SettingKind: Equatable {
     case path, positiveNumber, duration, positiveDuration, bool, command, rotation, displayIndex, size
+    /// The period of work done again and again (`refresh-every`): at least
+    /// `shortestPeriod`. "10ms" for "10m" ran the command twice a second, a log line each
+    /// time, and the loop never slept (issue 52).
+    case period
     /// Pixels per point, `DisplayScale.range`.
     case scale
     /// `report-keep`: a count of runs, `runsToKeep`.
@@ -29,6 +33,7 @@ enum SettingKind: Equatable {
         case .positiveNumber: "points above 0 and below the window's height"
         case .duration: "a duration of 0 or more, like 1.5s, 800ms or 2 (seconds)"
         case .positiveDuration: "a duration greater than 0, like 10s or 500ms"
+        case .period: "a duration of at least \(Self.plain(Self.shortestPeriod))s, like 10m or 30s"
         case .bool: "true or false (or \"on\"/\"off\")"
         case .command: "a command, as a string (\"fetch-rows --json\") or, in a config file, an array ([\"fetch-rows\", \"--json\"])"
         case .rotation: "0, 90, 180 or 270"
@@ -55,7 +60,7 @@ enum SettingKind: Equatable {
         case .scale:
             guard let n = Double(text), n.isFinite else { return .failure(.malformed) }
             return checkScale(n)
-        case .duration, .positiveDuration:
+        case .duration, .positiveDuration, .period:
             guard let s = DurationFormat.parse(text) ?? Self.signedSeconds(text) else { return .failure(.malformed) }
             return checkDuration(s)
         case .bool:
@@ -101,7 +106,7 @@ enum SettingKind: Equatable {
         case .scale:
             guard let n = raw.double ?? raw.int.map(Double.init), n.isFinite else { return .failure(.malformed) }
             return checkScale(n)
-        case .duration, .positiveDuration:
+        case .duration, .positiveDuration, .period:
             guard let s = raw.double ?? raw.int.map(Double.init), s.isFinite else { return .failure(.malformed) }
             return checkDuration(s)
         case .bool:
@@ -133,7 +138,7 @@ enum SettingKind: Equatable {
         case .text(let s): s
         case .number(let n):
             switch self {
-            case .duration, .positiveDuration: "\(Self.plain(n))s"
+            case .duration, .positiveDuration, .period: "\(Self.plain(n))s"
             default: Self.plain(n)
             }
         case .bool(let b): b ? "on" : "off"
@@ -157,13 +162,20 @@ enum SettingKind: Equatable {
 
     private func checkDuration(_ s: Double) -> Result<SettingValue, Problem> {
         guard s.isFinite else { return .failure(.malformed) }
-        let ok = self == .positiveDuration ? s > 0 : s >= 0
+        let ok = switch self {
+        case .positiveDuration: s > 0
+        case .period: s >= Self.shortestPeriod
+        default: s >= 0
+        }
         return ok ? .success(.number(s)) : .failure(.outOfRange)
     }
 
     private func checkRotation(_ n: Int) -> Result<SettingValue, Problem> {
         ScreenRotation(rawValue: n) != nil ? .success(.number(Double(n))) : .failure(.outOfRange)
     }
+
+    /// The shortest period of repeated work, in seconds.
+    static let shortestPeriod = 1.0
 
     /// Runs `report-keep` may keep: at least the one being written (0 would delete it
     /// as it starts), at most 1000 (each is a directory a start lists and prunes).

@@ -120,7 +120,7 @@ import Testing
     }
 }
 
-/// "A token or path it echoes is cut to 80 characters", and every message is one line:
+/// "A token it echoes is cut to 80 characters", and every message is one line:
 /// a 200-character token in each place a message echoes one.
 @Suite struct EchoLimitTests {
     static let long = String(repeating: "x", count: 200)
@@ -163,7 +163,9 @@ import Testing
         #expect(r.status == 78 && !r.stderr.contains(String(repeating: "x", count: 81)), "\(r.stderr)")
         Self.check(try CLI.run(["replay", "/tmp/" + Self.long]), "a script path")
         Self.check(try CLI.run(["replay", "Assets/gestures/drag.txt", "--config", "/tmp/" + Self.long]), "a config path")
-        Self.check(try CLI.run(["report", "/tmp/" + Self.long]), "a report path")
+        // A report's path is shown whole (issue 52): it names the file.
+        let report = try CLI.run(["report", "/tmp/" + Self.long])
+        #expect(report.status == 66 && report.stderr.contains("/tmp/" + Self.long + " is not a report directory"), "\(report.stderr)")
         Self.check(try CLI.run(["report", "/tmp/a", "/tmp/b", "--tolerance", Self.long]), "--tolerance")
     }
 

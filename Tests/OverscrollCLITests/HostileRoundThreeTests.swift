@@ -317,7 +317,7 @@ import Glibc
             verbose = true
             fullscreen = true
             display = 1
-            refresh-every = 0.25
+            refresh-every = 1.25
             idle-reset = 1e20
             metrics = \(q(dir + "/m \(odd).prom"))
             scale = 2.5

@@ -95,10 +95,11 @@ import Glibc
         let server = try #require(try XServer())
         let dir = CLI.temporaryPath("report")
         let metrics = CLI.temporaryPath("overscroll.prom")
-        let app = try LiveApp(["--no-sound", "--report", dir, "--metrics", metrics, "--refresh-every", "300ms",
+        let app = try LiveApp(["--no-sound", "--report", dir, "--metrics", metrics, "--refresh-every", "1s",
                                "--refresh-duration", "200ms"], on: server)
         #expect(waitForFrames(dir, atLeast: 30))
-        Thread.sleep(forTimeInterval: 1)
+        // Two refreshes ended (a 1 s timer, the shortest there is, after each end).
+        #expect(poll(within: 30) { ((try? String(contentsOfFile: dir + "/frames.csv", encoding: .utf8)) ?? "").components(separatedBy: "refresh-end").count - 1 >= 2 })
         app.signal(SIGTERM)
         #expect(app.waitForExit(timeout: 2) == 0)
         let text = try String(contentsOfFile: metrics, encoding: .utf8)

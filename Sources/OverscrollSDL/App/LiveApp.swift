@@ -12,8 +12,8 @@ public final class LiveApp {
         /// Kiosk: no key quits or toggles anything; it stops on SIGTERM/SIGINT.
         public var kiosk = false
         public var environment: [String: String] = [:]
-        /// Write a frame-timing report into this directory.
-        public var reportDirectory: String?
+        /// Write a frame-timing report there: a diagnostic, never what keeps the screen dark.
+        public var report: ReportTarget?
         public var programVersion = "unknown"
         /// Where `--verbose` lines go (nil: nowhere).
         public var verbose: ((String) -> Void)?
@@ -28,6 +28,8 @@ public final class LiveApp {
 
     private let session: Session
     private let options: Options
+    /// This run's report, for pruning the older runs once the first frame is shown.
+    private let report: ReportWriter?
     private var clock = LiveClock()
     private let notifier: SystemdNotifier
     private let metrics: MetricsWriter?
@@ -58,15 +60,15 @@ public final class LiveApp {
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
         let font = try FontCheck.verify(settings.fontPath)
-        let report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion, mode: "live",
-                                            logLinesDropped: options.logLinesDropped)
+        let report = ReportOpening.openDiagnostic(options.report, programVersion: options.programVersion,
+                                                  logLinesDropped: options.logLinesDropped, warn: warn)
         // From here until the frame loop's RunWatch starts, a stop ends the process
         // within a second even if the display server never answers.
         let opening = OpeningWatch(report: report, log: warn)
         let display: Display
         do { display = try SignalHandling.openingSDL { () throws(SDLError) in try Display(displayOptions) } } catch {
             opening.end()
-            report?.discard()
+            if let report { options.report?.abandon(report) }
             throw .display(error)
         }
         opening.withReport { display.describe(in: $0, refreshPeriod: display.refreshPeriod, vsync: display.vsync) }
@@ -84,8 +86,10 @@ public final class LiveApp {
                                   report: report, warn: warn)
         } catch {
             opening.end()
+            if let report { options.report?.abandon(report) }
             throw .display(error)
         }
+        self.report = report
         self.opening = opening
         self.options = options
         self.warn = warn
@@ -244,6 +248,9 @@ public final class LiveApp {
             // READY=1 for it; the loop ends at its next turn as for a lost display.
             if frame + 1 == firstFrameShownBy, !session.display.connectionBroken {
                 notifier.ready(status: "showing \(session.model.rows.count) rows")
+                // Only a run that showed a frame counts as one: now the older runs beyond
+                // `report-keep` go (once; a start that failed removed nothing).
+                if let report { options.report?.settle(report) }
                 // A benchmark reads the monotonic stamp; people read the milliseconds.
                 let since = ProcessStart.secondsAgo().map { " \(Int(($0 * 1000).rounded())) ms after the process started," } ?? ""
                 options.verbose?("first frame shown\(since) at monotonic \(presentDone) s")

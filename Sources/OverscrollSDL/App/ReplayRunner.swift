@@ -23,8 +23,8 @@ public final class ReplayRunner {
         public var scale: Double?
         /// Stop after this much virtual time past the script's end, whatever happens.
         public var settleLimit = 60.0
-        /// Write a frame-timing report into this directory.
-        public var reportDirectory: String?
+        /// Write a frame-timing report there (a numbered run of a config's `report` too).
+        public var report: ReportTarget?
         public var programVersion = "unknown"
         /// How many log lines could not be written so far (`LogWriter.dropped`), for the metrics.
         public var logLinesDropped: @Sendable () -> Int = { 0 }
@@ -85,7 +85,7 @@ public final class ReplayRunner {
         self.options = options
         let report: ReportWriter?
         do {
-            report = try ReportOpening.open(in: options.reportDirectory, programVersion: options.programVersion,
+            report = try ReportOpening.open(options.report, programVersion: options.programVersion,
                                             mode: "replay", fps: options.fps, script: options.scriptName,
                                             logLinesDropped: options.logLinesDropped)
         } catch {
@@ -94,10 +94,12 @@ public final class ReplayRunner {
         }
         let shown: Display
         do { shown = try Display(display) } catch {
-            report?.discard()
+            if let report { options.report?.abandon(report) }
             trace?.discard()
             throw .display(error)
         }
+        // A replay writes its report from here on: a numbered run counts now.
+        if let report { options.report?.settle(report) }
         let period = 1 / Double(options.fps)
         shown.describe(in: report, refreshPeriod: period, vsync: false)
         // The budget is the virtual frame period: replay paces the model at exactly 1/fps.

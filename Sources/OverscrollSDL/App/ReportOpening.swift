@@ -1,23 +1,42 @@
+import FoundationEssentials
 import FrameReports
 import OverscrollKit
 
 /// Opening a run's frame-timing report: first, before the display, so a bad directory
-/// fails before a window opens; then, once the display is up, its drivers and sizes.
+/// shows first; then, once the display is up, its drivers and sizes. A replay's report is
+/// what it is run for: one that cannot be made is its error (73). A window's is a
+/// diagnostic: one warning, and the screen comes up without it (issue 52).
 enum ReportOpening {
-    static func open(in directory: String?, programVersion: String, mode: String,
+    static func open(_ target: ReportTarget?, programVersion: String, mode: String,
                      fps: Int? = nil, script: String? = nil,
                      logLinesDropped: @escaping @Sendable () -> Int = { 0 }) throws(LaunchError) -> ReportWriter? {
-        guard let directory else { return nil }
+        guard let target else { return nil }
         let provisional = ReportMetadata(
             programVersion: programVersion, videoDriver: "unknown", renderDriver: "unknown",
             windowPoints: .init(width: 0, height: 0), windowPixels: .init(width: 0, height: 0),
             refreshPeriodMs: 0, vsync: false, startTime: ReportMetadata.timestamp(), mode: mode, fps: fps, script: script)
+        var directory: String?
         do {
-            let report = try ReportWriter(directory: directory, metadata: provisional)
+            let made = try target.makeRunDirectory(startTime: Date().timeIntervalSince1970)
+            directory = made
+            let report = try ReportWriter(directory: made, metadata: provisional)
             report.logLinesDropped = logLinesDropped
             return report
         } catch {
+            // A numbered run that could not be written is taken back: it holds no report.
+            if case .runs = target, let directory { ReportRuns.removeRun(directory) }
             throw .output(error.description)
+        }
+    }
+
+    /// The window's report: as `open`, but one that cannot be made is a warning, once.
+    static func openDiagnostic(_ target: ReportTarget?, programVersion: String,
+                               logLinesDropped: @escaping @Sendable () -> Int, warn: (String) -> Void) -> ReportWriter? {
+        do {
+            return try open(target, programVersion: programVersion, mode: "live", logLinesDropped: logLinesDropped)
+        } catch {
+            warn(ReportWriterError(error.description).windowWarning)
+            return nil
         }
     }
 }
