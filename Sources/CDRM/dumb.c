@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +35,9 @@ struct ovs_drm {
     drmModeCrtc *saved;         // the CRTC as it was, given back at the end
     // Atomic property ids of the primary plane.
     uint32_t p_fb, p_crtc, p_src_x, p_src_y, p_src_w, p_src_h, p_crtc_x, p_crtc_y, p_crtc_w, p_crtc_h;
+    uint32_t p_damage;          // FB_DAMAGE_CLIPS, where sent (`info.damage_clips`)
+    struct drm_mode_rect damage[8];
+    int damaged;                // clips for the acquired buffer; past 8, their bounding box
     Buffer buffers[ovs_drm_most];
     int count;
     int current;        // acquired, -1 when none
@@ -129,6 +133,22 @@ static uint32_t property(int fd, uint32_t object, uint32_t type, const char *nam
     return id;
 }
 
+// Drivers that upload per buffer applied FB_DAMAGE_CLIPS to the new buffer even when the
+// flip changed buffers, showing stale rows, until the kernel told them to ignore the
+// clips then ("drm/virtio: Disable damage clipping if FB changed since last page-flip",
+// Linux 6.8, backported to 6.7.3 and 6.6.15; vmwgfx's twin, 6.8). Every other driver
+// gets them: those that copy to a shadow (simpledrm, udl, gud, ...) then copy only that.
+int ovs_drm_damage_clips_trusted(const char *driver, const char *release) {
+    int per_buffer = strcmp(driver, "virtio_gpu") == 0, vmw = strcmp(driver, "vmwgfx") == 0;
+    if (!per_buffer && !vmw) return 1;
+    int major = 0, minor = 0, patch = 0;
+    if (sscanf(release, "%d.%d.%d", &major, &minor, &patch) < 2) return 0;
+    if (major != 6) return major > 6;
+    if (minor >= 8) return 1;
+    if (vmw) return 0;
+    return (minor == 7 && patch >= 3) || (minor == 6 && patch >= 15);
+}
+
 // Atomic commits for the flips, where the driver has them: they can move the plane's
 // source rectangle, which a legacy page flip cannot.
 static void atomic(ovs_drm *d) {
@@ -166,6 +186,11 @@ static void atomic(ovs_drm *d) {
         return;
     }
     d->info.atomic = 1;
+    struct utsname kernel;
+    const char *release = uname(&kernel) == 0 ? kernel.release : "";
+    if (ovs_drm_damage_clips_trusted(d->info.driver, release))
+        d->p_damage = property(d->fd, o, t, "FB_DAMAGE_CLIPS", NULL);
+    d->info.damage_clips = d->p_damage != 0;
     // virtio-gpu shows a dumb buffer's host resource from the plane's source rectangle and
     // ignores a framebuffer's offset (its scanout and transfers take src_x/src_y); drivers
     // that copy through the framebuffer's mapping (simpledrm, bochs, ...) honour the
@@ -353,11 +378,25 @@ uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offse
     Buffer *b = &d->buffers[d->current];
     if (!framebuffer(d, b, offset)) { d->current = -1; return NULL; }
     b->offset = offset;
+    d->damaged = 0;
     *stride = (int)(b->pitch / 4);
     *index = d->current;
     *fresh = b->fresh;
     b->fresh = 0;
     return b->pixels;
+}
+
+void ovs_drm_damage(ovs_drm *d, int x, int y, int width, int height) {
+    if (!d->info.damage_clips || d->current < 0 || width <= 0 || height <= 0) return;
+    // Framebuffer coordinates: the window's rows from the plane's source row on.
+    int top = y + (d->info.source_offset ? d->buffers[d->current].offset : 0);
+    struct drm_mode_rect r = { x, top, x + width, top + height };
+    if (d->damaged < 8) { d->damage[d->damaged++] = r; return; }
+    struct drm_mode_rect *b = &d->damage[7];
+    if (r.x1 < b->x1) b->x1 = r.x1;
+    if (r.y1 < b->y1) b->y1 = r.y1;
+    if (r.x2 > b->x2) b->x2 = r.x2;
+    if (r.y2 > b->y2) b->y2 = r.y2;
 }
 
 static int commit_atomic(ovs_drm *d, Buffer *b) {
@@ -375,8 +414,14 @@ static int commit_atomic(ovs_drm *d, Buffer *b) {
     drmModeAtomicAddProperty(req, p, d->p_crtc_y, 0);
     drmModeAtomicAddProperty(req, p, d->p_crtc_w, (uint64_t)b->width);
     drmModeAtomicAddProperty(req, p, d->p_crtc_h, (uint64_t)b->height);
+    // What changed, where the driver is trusted with it (none: the whole plane, as before).
+    uint32_t blob = 0;
+    if (d->p_damage && d->damaged > 0
+        && drmModeCreatePropertyBlob(d->fd, d->damage, sizeof d->damage[0] * (size_t)d->damaged, &blob) == 0)
+        drmModeAtomicAddProperty(req, p, d->p_damage, blob);
     int r = drmModeAtomicCommit(d->fd, req, DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK, d);
     int e = errno;
+    if (blob) drmModeDestroyPropertyBlob(d->fd, blob);
     drmModeAtomicFree(req);
     errno = e;
     return r;

@@ -19,6 +19,20 @@ import Glibc
         }
     }
 
+    /// FB_DAMAGE_CLIPS go to every driver but the ones that applied them to the wrong
+    /// buffer across a flip: virtio-gpu before the fix (6.8; 6.7.3 and 6.6.15 stable),
+    /// vmwgfx before 6.8. Debian 12's 6.1 and a 6.6.14 are not trusted.
+    @Test(arguments: [
+        ("simpledrm", "6.1.0-28-amd64", true), ("bochs-drm", "6.1.0-28-amd64", true), ("udl", "5.10.0", true),
+        ("virtio_gpu", "6.1.0-28-amd64", false), ("virtio_gpu", "6.6.14", false), ("virtio_gpu", "6.6.15", true),
+        ("virtio_gpu", "6.7.2", false), ("virtio_gpu", "6.7.3-arch1", true), ("virtio_gpu", "6.8.0", true),
+        ("virtio_gpu", "6.12.9+bpo-amd64", true), ("virtio_gpu", "7.0", true), ("virtio_gpu", "garbage", false),
+        ("vmwgfx", "6.7.3", false), ("vmwgfx", "6.8.1", true),
+    ])
+    func damageClipsGoToEveryDriverButTheOnesKnownWrong(driver: String, release: String, trusted: Bool) {
+        #expect((ovs_drm_damage_clips_trusted(driver, release) != 0) == trusted)
+    }
+
     @Test func aFileThatIsNotADRMDeviceIsNamedAsSuch() {
         #expect(message("/dev/null")?.hasPrefix("/dev/null is not a DRM display device (") == true)
     }

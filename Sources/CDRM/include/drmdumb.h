@@ -21,6 +21,7 @@ typedef struct {
     char connector[32];         // "Virtual-1", "HDMI-A-1"
     int atomic;                 // page flips are atomic commits (else legacy drmModePageFlip)
     int source_offset;          // a ring offset moves the plane's source rectangle (else the framebuffer's offset)
+    int damage_clips;           // flips carry FB_DAMAGE_CLIPS (`ovs_drm_damage_clips_trusted`)
 } ovs_drm_info;
 
 // Opens `path` (NULL: the first /dev/dri/card* with a connected connector), takes its
@@ -36,6 +37,13 @@ void ovs_drm_get_info(const ovs_drm *d, ovs_drm_info *info);
 // is not ours (`ovs_drm_active`).
 uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offset, int most, int timeout_ms,
                           int *stride, int *index, int *fresh);
+// Window pixels in the rectangle differ in the acquired buffer from what is shown: sent as
+// FB_DAMAGE_CLIPS with its flip, where `info.damage_clips`.
+void ovs_drm_damage(ovs_drm *d, int x, int y, int width, int height);
+// Whether `driver` on kernel `release` (uname -r) applies FB_DAMAGE_CLIPS right across a
+// flip to another buffer: every driver but virtio_gpu before 6.6.15, 6.7.3 and 6.8, and
+// vmwgfx before 6.8.
+int ovs_drm_damage_clips_trusted(const char *driver, const char *release);
 // Shows the acquired buffer: the mode set on the first commit (and after the VT came
 // back), a page flip on vblank after. 0, or -1 once the device is lost.
 int ovs_drm_commit(ovs_drm *d);

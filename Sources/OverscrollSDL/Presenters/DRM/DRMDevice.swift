@@ -52,7 +52,8 @@ final class DRMDevice {
         let hz = info.refresh_mhz > 0 ? " at \(FixedHz.text(info.refresh_mhz)) Hz" : ""
         let flips = info.atomic != 0 ? (info.source_offset != 0 ? "atomic flips moving the plane's source" : "atomic flips")
                                      : "legacy page flips"
-        return "\(path) (\(driver)), \(connector) \(width)x\(height)\(hz), \(flips)"
+        let damage = info.atomic == 0 ? "" : info.damage_clips != 0 ? " with damage clips" : " without damage clips"
+        return "\(path) (\(driver)), \(connector) \(width)x\(height)\(hz), \(flips)\(damage)"
     }
 
     static func text<T>(_ field: T) -> String {

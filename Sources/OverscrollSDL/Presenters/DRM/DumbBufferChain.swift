@@ -33,10 +33,14 @@ final class DumbBufferChain: ConsoleScreen {
         return ChainBuffer(pixels: pixels, stride: Int(stride), index: Int(index), fresh: fresh != 0)
     }
 
-    /// Nothing to send: each flip shows the whole plane. (FB_DAMAGE_CLIPS would spare
-    /// virtio-gpu's host copies, but Linux 6.1's virtio-gpu applies them to the new
-    /// buffer's host copy even when the flip changes buffers, which shows stale rows.)
-    func damage(x: Int32, y: Int32, width: Int32, height: Int32) {}
+    /// Sent with the flip as FB_DAMAGE_CLIPS, so a driver that copies to the screen
+    /// (simpledrm, udl, gud) copies only that; not to virtio-gpu before the kernel that
+    /// fixed its clips across a change of buffer (`ovs_drm_damage_clips_trusted`: 6.1's
+    /// showed stale rows), which then updates the whole plane, as before.
+    func damage(x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard !device.closed else { return }
+        ovs_drm_damage(device.handle, x, y, width, height)
+    }
 
     func commit() -> Bool { !device.closed && ovs_drm_commit(device.handle) == 0 }
 
