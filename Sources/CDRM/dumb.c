@@ -66,54 +66,90 @@ static int lost_errno(int e) { return e == ENODEV || e == ENXIO || e == EIO; }
 
 // MARK: Opening
 
-// The connected connector with a mode, and a CRTC that can drive it.
-static int pick(ovs_drm *d, drmModeRes *res) {
+// A connector's name as the kernel's logs and sysfs say it: "HDMI-A-1", "Virtual-1".
+static void connector_name(const drmModeConnector *c, char *out, size_t size) {
+    const char *type = drmModeGetConnectorTypeName(c->connector_type);
+    snprintf(out, size, "%s-%u", type ? type : "unknown", c->connector_type_id);
+}
+
+// Its preferred mode (else the first).
+static int preferred(const drmModeConnector *c) {
+    for (int m = 0; m < c->count_modes; m++)
+        if (c->modes[m].type & DRM_MODE_TYPE_PREFERRED) return m;
+    return 0;
+}
+
+// What --verbose and an unknown output's error list: "Virtual-1 connected 720x1280".
+static void saw(ovs_drm *d, const char *name, const drmModeConnector *c) {
+    size_t used = strlen(d->info.seen);
+    if (used + 1 >= sizeof d->info.seen) return;
+    const char *sep = used ? ", " : "";
+    if (c->connection == DRM_MODE_CONNECTED && c->count_modes > 0) {
+        const drmModeModeInfo *m = &c->modes[preferred(c)];
+        snprintf(d->info.seen + used, sizeof d->info.seen - used, "%s%s connected %ux%u", sep, name, m->hdisplay, m->vdisplay);
+    } else {
+        snprintf(d->info.seen + used, sizeof d->info.seen - used, "%s%s %s", sep, name,
+                 c->connection == DRM_MODE_CONNECTED ? "connected without modes" : "not connected");
+    }
+}
+
+// The CRTC the connector is on now (fbcon's), else the first one an encoder offers; 0: none.
+static uint32_t crtc_for(ovs_drm *d, drmModeRes *res, const drmModeConnector *c) {
+    uint32_t crtc = 0;
+    if (c->encoder_id) {
+        drmModeEncoder *e = drmModeGetEncoder(d->fd, c->encoder_id);
+        if (e) { crtc = e->crtc_id; drmModeFreeEncoder(e); }
+    }
+    for (int e = 0; !crtc && e < c->count_encoders; e++) {
+        drmModeEncoder *enc = drmModeGetEncoder(d->fd, c->encoders[e]);
+        if (!enc) continue;
+        for (int k = 0; k < res->count_crtcs; k++) {
+            if (enc->possible_crtcs & (1u << k)) { crtc = res->crtcs[k]; break; }
+        }
+        drmModeFreeEncoder(enc);
+    }
+    return crtc;
+}
+
+static void take(ovs_drm *d, drmModeRes *res, const drmModeConnector *c, uint32_t crtc, const char *name) {
+    d->connector_id = c->connector_id;
+    d->crtc_id = crtc;
+    for (int k = 0; k < res->count_crtcs; k++) if (res->crtcs[k] == crtc) d->crtc_index = k;
+    d->mode = c->modes[preferred(c)];
+    d->info.width = d->mode.hdisplay;
+    d->info.height = d->mode.vdisplay;
+    // Millihertz from the mode's timings: "60" is often 59.94.
+    if (d->mode.htotal && d->mode.vtotal) {
+        double hz = (double)d->mode.clock * 1000.0 / ((double)d->mode.htotal * d->mode.vtotal);
+        if (d->mode.flags & DRM_MODE_FLAG_INTERLACE) hz *= 2;
+        if (d->mode.vscan > 1) hz /= d->mode.vscan;
+        d->info.refresh_mhz = (int)(hz * 1000 + 0.5);
+    }
+    if (d->info.refresh_mhz <= 0) d->info.refresh_mhz = (int)d->mode.vrefresh * 1000;
+    d->info.mm_width = (int)c->mmWidth;
+    d->info.mm_height = (int)c->mmHeight;
+    snprintf(d->info.connector, sizeof d->info.connector, "%s", name);
+}
+
+// The connector named `output` (any case; NULL: the first connected one with a mode) and
+// a CRTC that can drive it; every connector is listed in `info.seen` on the way.
+static int pick(ovs_drm *d, drmModeRes *res, const char *output) {
+    int found = 0;
     for (int i = 0; i < res->count_connectors; i++) {
         drmModeConnector *c = drmModeGetConnector(d->fd, res->connectors[i]);
         if (!c) continue;
-        if (c->connection != DRM_MODE_CONNECTED || c->count_modes == 0) { drmModeFreeConnector(c); continue; }
-        int chosen = 0;
-        for (int m = 0; m < c->count_modes; m++) {
-            if (c->modes[m].type & DRM_MODE_TYPE_PREFERRED) { chosen = m; break; }
-        }
-        // The CRTC the connector is on now (fbcon's), else the first one an encoder offers.
+        char name[32];
+        connector_name(c, name, sizeof name);
+        saw(d, name, c);
         uint32_t crtc = 0;
-        if (c->encoder_id) {
-            drmModeEncoder *e = drmModeGetEncoder(d->fd, c->encoder_id);
-            if (e) { crtc = e->crtc_id; drmModeFreeEncoder(e); }
+        if (!found && c->connection == DRM_MODE_CONNECTED && c->count_modes > 0 && (!output || strcasecmp(name, output) == 0)
+            && (crtc = crtc_for(d, res, c)) != 0) {
+            take(d, res, c, crtc, name);
+            found = 1;
         }
-        for (int e = 0; !crtc && e < c->count_encoders; e++) {
-            drmModeEncoder *enc = drmModeGetEncoder(d->fd, c->encoders[e]);
-            if (!enc) continue;
-            for (int k = 0; k < res->count_crtcs; k++) {
-                if (enc->possible_crtcs & (1u << k)) { crtc = res->crtcs[k]; break; }
-            }
-            drmModeFreeEncoder(enc);
-        }
-        if (!crtc) { drmModeFreeConnector(c); continue; }
-        d->connector_id = c->connector_id;
-        d->crtc_id = crtc;
-        for (int k = 0; k < res->count_crtcs; k++) if (res->crtcs[k] == crtc) d->crtc_index = k;
-        d->mode = c->modes[chosen];
-        d->info.width = d->mode.hdisplay;
-        d->info.height = d->mode.vdisplay;
-        // Millihertz from the mode's timings: "60" is often 59.94.
-        if (d->mode.htotal && d->mode.vtotal) {
-            double hz = (double)d->mode.clock * 1000.0 / ((double)d->mode.htotal * d->mode.vtotal);
-            if (d->mode.flags & DRM_MODE_FLAG_INTERLACE) hz *= 2;
-            if (d->mode.vscan > 1) hz /= d->mode.vscan;
-            d->info.refresh_mhz = (int)(hz * 1000 + 0.5);
-        }
-        if (d->info.refresh_mhz <= 0) d->info.refresh_mhz = (int)d->mode.vrefresh * 1000;
-        d->info.mm_width = (int)c->mmWidth;
-        d->info.mm_height = (int)c->mmHeight;
-        snprintf(d->info.connector, sizeof d->info.connector, "%s-%u",
-                 drmModeGetConnectorTypeName(c->connector_type) ? drmModeGetConnectorTypeName(c->connector_type) : "unknown",
-                 c->connector_type_id);
         drmModeFreeConnector(c);
-        return 1;
     }
-    return 0;
+    return found;
 }
 
 static uint32_t property(int fd, uint32_t object, uint32_t type, const char *name, uint64_t *value) {
@@ -198,7 +234,7 @@ static void atomic(ovs_drm *d) {
     d->info.source_offset = strcmp(d->info.driver, "virtio_gpu") == 0;
 }
 
-static ovs_drm *open_one(const char *path, char *why, int why_size) {
+static ovs_drm *open_one(const char *path, const char *output, char *why, int why_size) {
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         fail(why, why_size, "cannot open %s: %s", path, strerror(errno));
@@ -219,10 +255,15 @@ static ovs_drm *open_one(const char *path, char *why, int why_size) {
     snprintf(d->info.path, sizeof d->info.path, "%s", path);
     drmVersion *v = drmGetVersion(fd);
     if (v) { snprintf(d->info.driver, sizeof d->info.driver, "%s", v->name); drmFreeVersion(v); }
-    int found = pick(d, res);
+    int found = pick(d, res, output);
     drmModeFreeResources(res);
     uint64_t dumb = 0;
-    if (!found) {
+    if (!found && output) {
+        char what[400];
+        snprintf(what, sizeof what, "%s (%s) has no connected output named %s; its outputs: %s", path, d->info.driver, output,
+                 d->info.seen[0] ? d->info.seen : "none");
+        fail(why, why_size, "%s%s", what, "");
+    } else if (!found) {
         fail(why, why_size, "%s has no connected display (%s)", path, d->info.driver);
     } else if (drmGetCap(fd, DRM_CAP_DUMB_BUFFER, &dumb) != 0 || !dumb) {
         fail(why, why_size, "%s (%s) offers no dumb buffers", path, d->info.driver);
@@ -241,18 +282,20 @@ static ovs_drm *open_one(const char *path, char *why, int why_size) {
     return d;
 }
 
-ovs_drm *ovs_drm_open(const char *path, char *why, int why_size) {
-    if (path) return open_one(path, why, why_size);
+ovs_drm *ovs_drm_open(const char *path, const char *output, char *why, int why_size) {
+    if (path) return open_one(path, output, why, why_size);
     // The first card with a connected display, as the seat's is on a kiosk with one.
-    char first[200] = "";
+    char first[600] = "";
     for (int i = 0; i < 16; i++) {
         char name[32];
         snprintf(name, sizeof name, "/dev/dri/card%d", i);
         if (access(name, F_OK) != 0) continue;
-        char reason[200] = "";
-        ovs_drm *d = open_one(name, reason, sizeof reason);
+        char reason[sizeof first] = "";
+        ovs_drm *d = open_one(name, output, reason, sizeof reason);
         if (d) return d;
-        if (!first[0]) snprintf(first, sizeof first, "%s", reason);
+        // An output asked for by name may be on any card: every card's outputs are said.
+        size_t used = strlen(first);
+        if (!used || output) snprintf(first + used, sizeof first - used, "%s%s", used ? "; " : "", reason);
     }
     fail(why, why_size, "%s%s", first[0] ? first : "no DRM device in /dev/dri (no display driver loaded?)", "");
     return NULL;

@@ -58,6 +58,7 @@ struct Overscroll: ParsableCommand {
             options.pointerFollowsMouse = isKiosk
             options.requireVisibleDisplay = true
             options.displayIndex = resolved.number(.display).map { Int($0) } ?? 0
+            options.output = resolved.text(.output)
             options.renderer = resolved.renderer
             options.scale = resolved.number(.scale)
             options.scaleOrigin = settings.scale != nil ? "--scale" : "scale in the config file"

@@ -28,6 +28,7 @@ enum Setting: String, CaseIterable {
     case verbose
     case fullscreen
     case display
+    case output
     case refreshEvery = "refresh-every"
     case idleReset = "idle-reset"
     case metrics
@@ -146,6 +147,10 @@ enum Setting: String, CaseIterable {
             Spec(kind: .displayIndex, source: .windowOnly(.option(\.display)),
                  meaning: "Open on this display (0 is the first)", defaultValue: .number(0),
                  valueName: "n", example: "1")
+        case .output:
+            Spec(kind: .outputName, source: .windowOnly(.option(\.output)),
+                 meaning: "On the console, show on this output (a connector name like HDMI-A-1; --verbose lists them)",
+                 defaultText: "the first connected", valueName: "name", example: "HDMI-A-1")
         case .refreshEvery:
             Spec(kind: .period, source: .shared(.option(\.refreshEvery)),
                  meaning: "Refresh on a timer, this long after the last refresh ended (pulled or timed; at least 1s)",
@@ -176,7 +181,7 @@ enum Setting: String, CaseIterable {
         case .threshold, .refreshDuration, .refreshTimeout, .content, .refreshCommand, .flash, .sound,
              .mouse, .keyboard, .statusText, .refreshEvery, .idleReset, .metrics:
             true
-        case .font, .rotate, .kiosk, .size, .report, .reportKeep, .renderer, .verbose, .fullscreen, .display, .scale:
+        case .font, .rotate, .kiosk, .size, .report, .reportKeep, .renderer, .verbose, .fullscreen, .display, .output, .scale:
             false
         }
     }

@@ -49,6 +49,7 @@ struct SettingFlags: ParsableArguments {
 struct WindowFlags: ParsableArguments {
     @Flag(help: Setting.fullscreen.help) var fullscreen = false
     @Option(parsing: .unconditional, help: Setting.display.help) var display: String?
+    @Option(parsing: .unconditional, help: Setting.output.help) var output: String?
 
     func validate() throws {
         for setting in Setting.allCases {

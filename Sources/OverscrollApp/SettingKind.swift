@@ -26,6 +26,8 @@ enum SettingKind: Equatable {
     case runCount
     /// One of these words (e.g. a renderer's name).
     case choice([String])
+    /// A display output's connector name as DRM names it ("HDMI-A-1", "Virtual-1").
+    case outputName
 
     var allowed: String {
         switch self {
@@ -42,6 +44,7 @@ enum SettingKind: Equatable {
         case .scale: "a number of pixels per point from 0.5 to 4"
         case .runCount: "a whole number of runs from 1 to \(Self.runsToKeep.upperBound) (the run being written is one)"
         case .choice(let words): "one of \(words.joined(separator: ", "))"
+        case .outputName: "a connector name like HDMI-A-1, DP-2 or Virtual-1 (`--verbose` lists the machine's)"
         }
     }
 
@@ -89,6 +92,12 @@ enum SettingKind: Equatable {
         case .choice(let words):
             // Any case, as `true`/`false` are: `--status-text OFF` means off.
             return words.first { $0 == text.lowercased() }.map { .success(.text($0)) } ?? .failure(.malformed)
+        case .outputName:
+            // DRM's names: a connector type and a number, letters, digits and hyphens.
+            let ok = !text.isEmpty && text.count <= 31 && text.unicodeScalars.allSatisfy {
+                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+            }
+            return ok ? .success(.text(text)) : .failure(.malformed)
         }
     }
 
@@ -127,7 +136,7 @@ enum SettingKind: Equatable {
             return raw.int.map(checkDisplay) ?? .failure(.malformed)
         case .runCount:
             return raw.int.map(checkRunCount) ?? .failure(.malformed)
-        case .path, .size, .choice:
+        case .path, .size, .choice, .outputName:
             return .failure(.malformed)
         }
     }

@@ -31,3 +31,24 @@ import Glibc
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
 }
+
+/// `output`: a connector name, checked as one where it is read (a flag: 64; a config
+/// file: 78 with FILE:LINE), before any display is asked.
+@Suite struct OutputSettingTests {
+    @Test(arguments: ["HDMI A 1", "", "Virtual-1;rm", String(repeating: "A", count: 40)])
+    func aValueThatIsNoConnectorNameIsRefused(value: String) throws {
+        let r = try CLI.run(["--output", value, "--no-sound"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("must be a connector name like HDMI-A-1"), "\(r.stderr)")
+        let config = try CLI.write("output = \"\(value)\"\n", to: "output.toml")
+        let c = try CLI.run(["check-config", config])
+        #expect(c.status == 78, "\(c.stderr)")
+        #expect(c.stderr.contains("\(config):1:") && c.stderr.contains("'output'"), "\(c.stderr)")
+    }
+
+    @Test func aConnectorNameIsTaken() throws {
+        let config = try CLI.write("output = \"HDMI-A-1\"\n", to: "output-ok.toml")
+        let c = try CLI.run(["check-config", config])
+        #expect(c.status == 0, "\(c.stderr)")
+    }
+}

@@ -54,7 +54,8 @@ import Testing
                 #expect(byFlag.status == 64 && byFlag.stderr.contains("replay has no display"), "\(flagRun): \(byFlag.stderr)")
                 let key = row[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
                 // A value of the key's own type, so it is refused for being window-only.
-                let value = option.valueName == nil ? "true" : option.valueName == "FILE" ? "\"x.prom\"" : "1"
+                let value = option.valueName == nil ? "true" : option.valueName == "FILE" ? "\"x.prom\""
+                    : option.valueName == "NAME" ? "\"HDMI-A-1\"" : "1"
                 let config = try CLI.write("\n\(key) = \(value)\n", to: "window-only.toml")
                 let byKey = try CLI.run(["replay", "Assets/gestures/drag.txt", "--config", config])
                 #expect(byKey.status == 78, "\(key): \(byKey.stderr)")

@@ -19,16 +19,18 @@ typedef struct {
     char path[64];              // /dev/dri/card0
     char driver[32];            // the kernel driver (drmGetVersion)
     char connector[32];         // "Virtual-1", "HDMI-A-1"
+    char seen[256];             // every connector of the card: "Virtual-1 connected 720x1280, Virtual-2 not connected"
     int atomic;                 // page flips are atomic commits (else legacy drmModePageFlip)
     int source_offset;          // a ring offset moves the plane's source rectangle (else the framebuffer's offset)
     int damage_clips;           // flips carry FB_DAMAGE_CLIPS (`ovs_drm_damage_clips_trusted`)
 } ovs_drm_info;
 
 // Opens `path` (NULL: the first /dev/dri/card* with a connected connector), takes its
-// connected connector's preferred mode and a CRTC for it, and remembers that CRTC's
+// connector named `output` (any case; NULL: the first connected one), at its preferred
+// mode, and a CRTC for it, and remembers that CRTC's
 // state to give back. NULL with the reason in `why` (naming the device and the fix),
 // also where another program is its DRM master (the screen would never be ours).
-ovs_drm *ovs_drm_open(const char *path, char *why, int why_size);
+ovs_drm *ovs_drm_open(const char *path, const char *output, char *why, int why_size);
 void ovs_drm_get_info(const ovs_drm *d, ovs_drm_info *info);
 
 // A buffer nobody scans out: `rows` rows of `width` XRGB8888 pixels, of which the

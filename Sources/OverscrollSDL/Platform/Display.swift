@@ -27,6 +27,9 @@ public final class Display {
         public var vsync = true
         /// Which display to open on (kiosks with several outputs).
         public var displayIndex = 0
+        /// On the console's own screen, the output (connector name, "HDMI-A-1") to show
+        /// on; nil: the first connected.
+        public var output: String?
         /// Hide the pointer (a touch kiosk has none).
         public var hideCursor = false
         /// A kiosk: the pointer shows exactly while the mouse is taken, also after a reload
@@ -113,7 +116,7 @@ public final class Display {
         // with) is taken before SDL starts: SDL then starts for input only.
         var note: String?
         let prepared = options.requireVisibleDisplay
-            ? try PresenterTable.prepare(choice: options.renderer, videoDriver: options.videoDriver, note: &note) : nil
+            ? try PresenterTable.prepare(choice: options.renderer, videoDriver: options.videoDriver, output: options.output, note: &note) : nil
         // Mesa's shader cache writes from a thread of its own at the lowest priority
         // (SCHED_BATCH, nice 19). Whichever thread of a process exits last tears its memory
         // down, and on a busy machine that was this one: a run whose compositor died took

@@ -103,8 +103,8 @@ enum PresenterTable {
     /// console: `evdev`, input only, so that KMSDRM never loads GBM and EGL; the entry
     /// for "evdev" above makes the presenter from it). `note` says why none was, where
     /// that is worth saying.
-    static func prepare(choice: RendererChoice, videoDriver: String?, note: inout String?) throws(SDLError) -> PreparedScreen? {
-        try ConsoleScreenPresenter.prepare(choice: choice, videoDriver: videoDriver, note: &note)
+    static func prepare(choice: RendererChoice, videoDriver: String?, output: String? = nil, note: inout String?) throws(SDLError) -> PreparedScreen? {
+        try ConsoleScreenPresenter.prepare(choice: choice, videoDriver: videoDriver, output: output, note: &note)
     }
 
     /// The presenter that draws on the CPU for `videoDriver` (the last entry without

@@ -15,8 +15,8 @@ final class ConsoleScreenPresenter: Presenter {
     }
 
     /// The screen `ConsoleStart` takes for `choice` before SDL starts, if it takes one.
-    static func prepare(choice: RendererChoice, videoDriver: String?, note: inout String?) throws(SDLError) -> PreparedScreen? {
-        guard let console = try ConsoleStart.begin(choice: choice, videoDriver: videoDriver, note: &note) else { return nil }
+    static func prepare(choice: RendererChoice, videoDriver: String?, output: String?, note: inout String?) throws(SDLError) -> PreparedScreen? {
+        guard let console = try ConsoleStart.begin(choice: choice, videoDriver: videoDriver, output: output, note: &note) else { return nil }
         let screen = console.screen
         return PreparedScreen(
             width: screen.width, height: screen.height,

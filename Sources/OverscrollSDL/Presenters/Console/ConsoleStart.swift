@@ -18,7 +18,7 @@ struct ConsoleStart {
     /// if there is something to say). Throws where no screen can be had on a console
     /// named as one (SDL_VIDEODRIVER=kmsdrm, the kiosk unit's): SDL's KMSDRM would find
     /// no more, and its "kmsdrm not available" says neither why nor the fix.
-    static func begin(choice: RendererChoice, videoDriver: String?, note: inout String?,
+    static func begin(choice: RendererChoice, videoDriver: String?, output: String? = nil, note: inout String?,
                       environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(SDLError) -> ConsoleStart? {
         let driver = videoDriver ?? environment("SDL_VIDEODRIVER")
         guard ConsoleGraphics.onConsole(videoDriver: driver, display: environment("DISPLAY"),
@@ -35,7 +35,7 @@ struct ConsoleStart {
             return nil
         }
         let opened: ConsoleScreens.Opened
-        do { opened = try ConsoleScreens.open(environment: environment) } catch {
+        do { opened = try ConsoleScreens.open(output: output, environment: environment) } catch {
             // On a console named as one (SDL_VIDEODRIVER=kmsdrm): an error with the reason
             // and the fix. A console guessed from no X or Wayland display may be no
             // display at all (a container, ssh): SDL then says what it finds.
@@ -72,16 +72,18 @@ enum ConsoleScreens {
         let how: String
         /// The environment variable that names its device, if set.
         let named: String
-        /// Opens the device; the screen is made once the VT is taken.
-        let open: (_ environment: (String) -> String?) throws(SDLError) -> (VirtualTerminal?) -> any ConsoleScreen
+        /// Opens the device on `output` (nil: the first connected); the screen is made
+        /// once the VT is taken.
+        let open: (_ output: String?, _ environment: (String) -> String?) throws(SDLError) -> (VirtualTerminal?) -> any ConsoleScreen
     }
 
     static var rows: [Row] { [
-        Row(how: "page-flipped DRM dumb buffers", named: "OVERSCROLL_DRM_DEVICE") { environment throws(SDLError) in
-            let device = try DRMDevice(path: environment("OVERSCROLL_DRM_DEVICE"))
+        Row(how: "page-flipped DRM dumb buffers", named: "OVERSCROLL_DRM_DEVICE") { output, environment throws(SDLError) in
+            let device = try DRMDevice(path: environment("OVERSCROLL_DRM_DEVICE"), output: output)
             return { DumbBufferChain(device: device, terminal: $0) }
         },
-        Row(how: "the framebuffer device (fbdev)", named: "OVERSCROLL_FB_DEVICE") { environment throws(SDLError) in
+        // A framebuffer device has one output, whatever it is called: `output` is DRM's.
+        Row(how: "the framebuffer device (fbdev)", named: "OVERSCROLL_FB_DEVICE") { _, environment throws(SDLError) in
             let device = try FBDevice(path: environment("OVERSCROLL_FB_DEVICE") ?? "/dev/fb0")
             return { FBDevChain(device: device, terminal: $0) }
         },
@@ -95,11 +97,11 @@ enum ConsoleScreens {
     }
 
     /// The first row's screen that opens; the error says why each could not.
-    static func open(environment: (String) -> String?) throws(SDLError) -> Opened {
+    static func open(output: String? = nil, environment: (String) -> String?) throws(SDLError) -> Opened {
         var refused: [String] = []
         for row in rows {
             do {
-                let make = try row.open(environment)
+                let make = try row.open(output, environment)
                 let passed = refused.isEmpty ? "" : " (\(refused.joined(separator: "; ")))"
                 return Opened(how: row.how, make: make, passedOver: passed)
             } catch {

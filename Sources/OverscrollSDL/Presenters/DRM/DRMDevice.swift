@@ -12,11 +12,13 @@ final class DRMDevice {
     /// The mode, the connector, the driver and how flips are made.
     let info: ovs_drm_info
 
-    /// The device at `path`, or (nil) the first card with a connected display. The
-    /// error names the device and what is wrong with it.
-    init(path: String?) throws(SDLError) {
-        var why = [CChar](repeating: 0, count: 240)
-        let opened = path.map { ovs_drm_open($0, &why, Int32(why.count)) } ?? ovs_drm_open(nil, &why, Int32(why.count))
+    /// The device at `path`, or (nil) the first card with a connected display; its
+    /// output `output` (a connector name, any case), or (nil) the first connected. The
+    /// error names the device and what is wrong with it; for an output not found, the
+    /// outputs seen.
+    init(path: String?, output: String? = nil) throws(SDLError) {
+        var why = [CChar](repeating: 0, count: 640)
+        let opened = ovs_drm_open(path, output, &why, Int32(why.count))
         guard let opened else {
             throw SDLError(message: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
@@ -53,7 +55,9 @@ final class DRMDevice {
         let flips = info.atomic != 0 ? (info.source_offset != 0 ? "atomic flips moving the plane's source" : "atomic flips")
                                      : "legacy page flips"
         let damage = info.atomic == 0 ? "" : info.damage_clips != 0 ? " with damage clips" : " without damage clips"
+        let seen = Self.text(info.seen)
         return "\(path) (\(driver)), \(connector) \(width)x\(height)\(hz), \(flips)\(damage)"
+            + (seen.isEmpty ? "" : "; outputs seen: \(seen)")
     }
 
     static func text<T>(_ field: T) -> String {
