@@ -37,10 +37,16 @@ public enum InputEvent: Sendable, Equatable {
 public struct TimedInput: Sendable, Equatable {
     public var time: Double
     public var event: InputEvent
+    /// When the device said it happened, where it said (the console's devices: the
+    /// kernel's stamp of the event, seconds on CLOCK_MONOTONIC, as `MonotonicClock`);
+    /// nil where only the time it was read is known. `time` is derived from it; this keeps
+    /// the original for measuring touch-to-screen latency.
+    public var deviceTime: Double?
 
-    public init(time: Double, event: InputEvent) {
+    public init(time: Double, event: InputEvent, deviceTime: Double? = nil) {
         self.time = time
         self.event = event
+        self.deviceTime = deviceTime
     }
 }
 

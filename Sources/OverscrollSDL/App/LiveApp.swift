@@ -38,8 +38,9 @@ public final class LiveApp {
     private let opening: OpeningWatch
     private var screen: ScreenFollower
     private let native: NativeDisplay
-    /// Where SDL cannot sleep until input itself (its evdev driver polls): ours.
-    private let inputWait: EvdevInputWait?
+    /// The console's devices read through libinput (SDL's console drivers read them badly
+    /// and cannot sleep until input): also the loop's sleep there.
+    private let consoleInput: ConsoleInput?
     /// When SDL last pumped the display's events (monotonic seconds).
     private var lastPump = -Double.infinity
     private var reload: ReloadSignal?
@@ -103,7 +104,9 @@ public final class LiveApp {
         }
         let native = NativeDisplay(window: display.window)
         self.native = native
-        inputWait = display.videoDriver == "evdev" ? EvdevInputWait() : nil
+        var why = ""
+        consoleInput = ConsoleInput.open(videoDriver: display.videoDriver, why: &why)
+        if consoleInput == nil, !why.isEmpty { warn("input: libinput cannot be had (\(why)); SDL reads the devices itself") }
         screen = ScreenFollower(native: native)
         let wake: @Sendable () -> Void = {
             var event = SDL_Event()
@@ -164,7 +167,7 @@ public final class LiveApp {
                 if let due = session.model.nextTimer {
                     timeout = min(timeout, max(0, (clock.realTime(ofModel: due) - clock.now()) * 1000))
                 }
-                let woken = inputWait?.wait(&event, timeoutMs: Int32(timeout.rounded(.up)))
+                let woken = consoleInput?.wait(&event, timeoutMs: Int32(timeout.rounded(.up)))
                     ?? (SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0)
                 if let lost = runWatch.lost { runWatch.lose(lost) }
                 if SignalHandling.stopRequested != nil { running = false }
@@ -212,6 +215,9 @@ public final class LiveApp {
                 PumpedInputTimes.spread(&inputs, pumpedAt: pumpStamp, previousPump: previousPumpStamp)
                 previousPumpStamp = pumpStamp
             }
+            // The console's devices, each event at the kernel's time (after the spread,
+            // which is for SDL's pumped ones only).
+            if running, let consoleInput { running = takeDevices(consoleInput) }
             // Only now is the frame's model time known (a stall is cut out of it): place the
             // events, stamped on the real clock, inside this frame's span of model time.
             let frameTime = clock.frame()
@@ -295,23 +301,44 @@ public final class LiveApp {
 
     /// Returns false when the app should quit.
     private func handle(_ event: SDL_Event) -> Bool {
+        // What the console's devices send is read through libinput: SDL's copy goes.
+        if consoleInput != nil, ConsoleInput.readsAlso(event) { return true }
         // Real seconds for now; `run` turns them into model time once the frame's is known.
         let time = clock.stamp(of: event)
         // The window's pixels were lost (uncovered without a compositor): show them again.
         if event.type == SDL_WINDOWEVENT.rawValue, event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue) {
             session.painter.invalidate()
         }
-        switch session.translator.translate(event, windowSize: session.display.sizeInPoints,
-                                               pointsPerUnit: session.display.pointsPerWindowUnit) {
+        let output = session.translator.translate(event, windowSize: session.display.sizeInPoints,
+                                                  pointsPerUnit: session.display.pointsPerWindowUnit)
+        return take(output, at: time, deviceTime: nil, quit: event.type == SDL_QUIT.rawValue)
+    }
+
+    /// What the console's devices sent since the last frame; false when the app should quit.
+    private func takeDevices(_ input: ConsoleInput) -> Bool {
+        // The kernel's times (CLOCK_MONOTONIC) on this loop's clock: the two read together.
+        let offset = clock.now() - MonotonicClock.now()
+        var running = true
+        input.take(screen: session.display.sizeInPoints, pixelsPerPoint: session.display.pixelScale,
+                   describe: { warn($0.line(mouse: session.model.admits(.wheel(dy: 1)), keyboard: session.model.admits(.key(.down, [])))) }) { output, kernel in
+            if running { running = take(output, at: kernel + offset, deviceTime: kernel, quit: false) }
+        }
+        return running
+    }
+
+    /// One translated event at real time `time`; `quit`: SDL_QUIT (a signal, the window
+    /// closed), which always quits. Returns false when the app should quit.
+    private func take(_ output: InputTranslator.Output, at time: Double, deviceTime: Double?, quit: Bool) -> Bool {
+        switch output {
         case .quit:
             // SIGINT/SIGTERM and the window closing always quit; Esc only outside a kiosk,
             // where only the service manager stops the app.
-            return options.kiosk && event.type != SDL_QUIT.rawValue
+            return options.kiosk && !quit
         case .toggleHUD:
             if !options.kiosk { session.hudVisible.toggle() }
         case .input(let input):
             if oldestArrival == nil && session.model.admits(input) { oldestArrival = MonotonicClock.now() }
-            inputs.append(session.logical(TimedInput(time: time, event: input)))
+            inputs.append(session.logical(TimedInput(time: time, event: input, deviceTime: deviceTime)))
         case .windowChanged:
             inputs.append(session.logical(session.windowChanged(at: time)))
         case .ignored:

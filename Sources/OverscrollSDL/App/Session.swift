@@ -73,7 +73,8 @@ final class Session {
     func logical(_ input: TimedInput) -> TimedInput {
         let window = display.sizeInPoints
         let turned = TimedInput(time: input.time,
-                                event: settings.rotation.toLogical(input.event, windowWidth: window.width, windowHeight: window.height))
+                                event: settings.rotation.toLogical(input.event, windowWidth: window.width, windowHeight: window.height),
+                                deviceTime: input.deviceTime)
         if tap.observe(turned) { hudVisible.toggle() }
         return turned
     }

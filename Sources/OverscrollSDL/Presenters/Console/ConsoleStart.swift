@@ -7,7 +7,8 @@ import Glibc
 /// The console's start, before SDL's: whether this run shows its frames on a screen of
 /// its own (`ConsoleChoice`), and if so the screen opened (`ConsoleScreens`: DRM dumb
 /// buffers, else a framebuffer device), the VT taken and SDL told to start its `evdev`
-/// driver (input only, no GL, no GBM) instead of KMSDRM.
+/// driver (no GL, no GBM) instead of KMSDRM; the input is read through libinput
+/// (`ConsoleInput`), SDL's copy of it dropped.
 struct ConsoleStart {
     let screen: any ConsoleScreen
     /// Why this screen, and what the device and the VT are, for `--verbose` and the report.
@@ -56,7 +57,7 @@ struct ConsoleStart {
         SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "evdev", SDL_HINT_OVERRIDE)
         let screen = opened.make(terminal)
         return ConsoleStart(screen: screen, reason: "\(decided.reason); frames are drawn by the CPU and shown through "
-                            + "\(opened.how) on \(screen.description)\(opened.passedOver); input from SDL's evdev driver; \(vt)")
+                            + "\(opened.how) on \(screen.description)\(opened.passedOver); input through libinput (ConsoleInput); \(vt)")
     }
 }
 
