@@ -54,15 +54,19 @@ import Testing
         let config = try CLI.write("size = \"300x500\"\nreport = \"\(dir)\"\n", to: "sized.toml")
         let r = try CLI.run(["replay", "Assets/gestures/benchmark.txt", "--config", config, "--no-sound"])
         #expect(r.status == 0, "\(r.stderr)")
-        let summary = try Self.json(dir + "/summary.json")
+        // `report` in a config is a base folder: the run is its one numbered subfolder.
+        let runs = try FileManager.default.contentsOfDirectory(atPath: dir)
+        try #require(runs.count == 1 && runs[0].hasPrefix("000001-"), "\(runs)")
+        let run = dir + "/" + runs[0]
+        let summary = try Self.json(run + "/summary.json")
         let metadata = try #require(summary["metadata"] as? [String: Any])
         let points = try #require(metadata["window_points"] as? [String: Int])
         #expect(points == ["width": 300, "height": 500])
         try Self.expectOrdered(summary, "replay")
         // The chart's time axis is the run's clock: it ends at the last frame's t_ms.
-        let (start, end) = try Self.svgTimeRange(dir + "/frames.svg")
+        let (start, end) = try Self.svgTimeRange(run + "/frames.svg")
         #expect(start == 0)
-        #expect(abs(end - (try Self.lastTime(dir + "/frames.csv"))) < 0.002)
+        #expect(abs(end - (try Self.lastTime(run + "/frames.csv"))) < 0.002)
     }
 
     @Test func replayWindowWithoutADisplayExits69() throws {
