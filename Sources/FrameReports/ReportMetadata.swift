@@ -69,8 +69,7 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
 
     /// `date` as ISO-8601 in UTC with milliseconds, the form `startTime` expects
     /// ("2026-11-25T15:04:05.123Z"), from the C library's calendar: no ICU needed.
-    public static func timestamp(_ date: Date = Date()) -> String {
-        let seconds = date.timeIntervalSince1970
+    public static func timestamp(_ seconds: Double = WallTime.system.now()) -> String {
         var whole = time_t(seconds.rounded(.down))
         let millis = min(999, Int(((seconds - Double(whole)) * 1000).rounded(.down)))
         var parts = tm()

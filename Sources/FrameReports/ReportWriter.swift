@@ -32,6 +32,10 @@ public final class ReportWriter {
     private var origin: Double?
     public private(set) var framesAppended = 0
     private var outcome: Result<Void, ReportWriterError>?
+    /// The wall clock, and the monotonic time the run started: summary.json's start time
+    /// is told at the end on the clock as it is then (a step since is followed).
+    private let wall: WallTime
+    private let monotonicStart = MonotonicClock.now()
 
     /// Creates `directory` (and its parents) and frames.csv, and starts streaming.
     ///
@@ -42,8 +46,9 @@ public final class ReportWriter {
     ///   - timelineBuckets: resolution of frames.svg.
     ///   - flushInterval: seconds between writes of frames.csv.
     public init(directory: String, metadata: ReportMetadata, traceCapacity: Int = 36_000,
-                timelineBuckets: Int = 512, flushInterval: Double = 0.25) throws(ReportWriterError) {
+                timelineBuckets: Int = 512, flushInterval: Double = 0.25, wall: WallTime = .system) throws(ReportWriterError) {
         self.directory = directory
+        self.wall = wall
         self.metadata = metadata
         try Self.checkLength(directory)
         let fm = FileManager.default
@@ -142,6 +147,7 @@ public final class ReportWriter {
     /// it): it is written only when frames.csv and the other files were, so a full disk
     /// never leaves a report that looks whole but lacks rows or files.
     private func complete(_ profiler: FrameProfiler) throws(ReportWriterError) {
+        metadata.startTime = ReportMetadata.timestamp(wall.start(monotonicStart: monotonicStart))
         var firstError = sink.close()
         func attempt(_ step: () throws(ReportWriterError) -> Void) {
             do { try step() } catch { if firstError == nil { firstError = error } }

@@ -40,7 +40,7 @@ public struct WallClock: Sendable, Equatable {
     }
 
     /// Local `HH:MM` at `modelTime`. Plain arithmetic on the offset: no time-zone database
-    /// in the model (a kiosk up across a DST change shows the offset it started with).
+    /// in the model; the live program keeps the offset the one in force (`LiveClock`).
     public func clockTime(at modelTime: Double) -> String {
         Self.clockTime(ofWall: start + modelTime, utcOffset: utcOffset)
     }
@@ -65,6 +65,9 @@ public struct RefreshStatus: Sendable {
     /// since 1970 as the clock told it then: later corrections of the clock for stalls cut
     /// out of model time do not move it; a step of the system clock does (see `set`).
     public private(set) var updatedWall: Double
+    /// The zone's offset when the rows came: their time is told as it was then (a refresh
+    /// at 00:30 UTC in Berlin was 01:30, also after the clocks go forward at 01:00).
+    public private(set) var updatedOffset: Double
     /// The lines with the time filled in, made when it changes, so drawing a frame
     /// copies a string and formats nothing.
     public private(set) var pullLine: String
@@ -74,6 +77,7 @@ public struct RefreshStatus: Sendable {
         self.strings = strings
         self.clock = clock
         updatedWall = clock.start + launchedAt
+        updatedOffset = clock.utcOffset
         pullLine = ""
         failedLine = ""
         fill()
@@ -82,6 +86,7 @@ public struct RefreshStatus: Sendable {
     /// A refresh brought rows at model time `time`.
     public mutating func refreshed(at time: Double) {
         updatedWall = clock.start + time
+        updatedOffset = clock.utcOffset
         fill()
     }
 
@@ -90,12 +95,15 @@ public struct RefreshStatus: Sendable {
     /// operator's `date -s`): the last update, told on the old clock, moves with it. The
     /// rest is model time's own (stalls cut out of it) and moves nothing already told.
     public mutating func set(clock new: WallClock, step: Double) {
-        let minute = WallClock.minute(of: updatedWall, utcOffset: clock.utcOffset)
+        let minute = WallClock.minute(of: updatedWall, utcOffset: updatedOffset)
         clock = new
         updatedWall += step
+        // A step moves the time told to the clock as it is now, and so to the offset now
+        // (a board that booted in January 1970 and was set in July).
+        if step != 0 { updatedOffset = new.utcOffset }
         // Only a new HH:MM makes new lines: small corrections come every few frames on a
         // slow kiosk, and a frame makes no strings.
-        if WallClock.minute(of: updatedWall, utcOffset: clock.utcOffset) != minute { fill() }
+        if WallClock.minute(of: updatedWall, utcOffset: updatedOffset) != minute { fill() }
     }
 
     /// The line for the refresh state, or nil when there is none: nothing while the list
@@ -110,7 +118,7 @@ public struct RefreshStatus: Sendable {
     }
 
     private mutating func fill() {
-        let time = WallClock.clockTime(ofWall: updatedWall, utcOffset: clock.utcOffset)
+        let time = WallClock.clockTime(ofWall: updatedWall, utcOffset: updatedOffset)
         pullLine = strings.pullToRefresh.replacing("{time}", with: time)
         failedLine = strings.refreshFailed.replacing("{time}", with: time)
     }

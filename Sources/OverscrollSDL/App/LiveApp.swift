@@ -23,6 +23,8 @@ public final class LiveApp {
         public var reload: (@Sendable () -> ReloadOutcome)?
         /// How many log lines could not be written so far (`LogWriter.dropped`), for the metrics.
         public var logLinesDropped: @Sendable () -> Int = { 0 }
+        /// The one wall clock the run tells every time of day and start time by.
+        public var wall = WallTime.system
         public init() {}
     }
 
@@ -61,8 +63,9 @@ public final class LiveApp {
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
         let font = try FontCheck.verify(settings.fontPath)
+        clock.wall = options.wall
         let report = ReportOpening.openDiagnostic(options.report, programVersion: options.programVersion,
-                                                  logLinesDropped: options.logLinesDropped, warn: warn)
+                                                  logLinesDropped: options.logLinesDropped, wall: options.wall, warn: warn)
         // From here until the frame loop's RunWatch starts, a stop ends the process
         // within a second even if the display server never answers.
         let opening = OpeningWatch(report: report, log: warn)
@@ -100,7 +103,7 @@ public final class LiveApp {
         inputs.reserveCapacity(256)
         metrics = settings.metricsPath.map {
             MetricsWriter(path: $0, refreshPeriod: display.refreshPeriod, version: options.programVersion,
-                          logLinesDropped: options.logLinesDropped, warn: { warn($0) })
+                          logLinesDropped: options.logLinesDropped, wall: options.wall, warn: { warn($0) })
         }
         let native = NativeDisplay(window: display.window)
         self.native = native

@@ -23,6 +23,9 @@ struct LiveClock {
     private var previousFrameTime = -Double.infinity
     private var frameTime = -Double.infinity
     static let maxStep = 0.25
+    /// The calendar's "now" (injected: a test steps it) and the zone it is told in.
+    var wall = WallTime.system
+    private var zone = LocalZone()
 
     /// Real seconds in SDL's epoch.
     func now() -> Double {
@@ -39,16 +42,12 @@ struct LiveClock {
         return frameTime
     }
 
-    /// The wall clock as the model sees it: what time of day model time 0 was, in the local
-    /// time zone (read once, at start: no time-zone file is read in a frame).
+    /// The wall clock as the model sees it: what time of day model time 0 was, and the local
+    /// time zone's offset now (`drifted` keeps both true).
     mutating func wallClock() -> WallClock {
-        var real = timespec()
-        clock_gettime(CLOCK_REALTIME, &real)
-        var seconds = real.tv_sec
-        var local = tm()
-        localtime_r(&seconds, &local)
-        realStartTold = Self.seconds(real) - now()
-        return WallClock(start: Self.seconds(real) - modelNow(), utcOffset: Double(local.tm_gmtoff))
+        let real = wall.now()
+        realStartTold = real - now()
+        return WallClock(start: real - modelNow(), utcOffset: zone.offset(at: real, monotonic: now()))
     }
 
     /// `clock` with its start moved, when the time of day it gives for model time has moved
@@ -58,22 +57,23 @@ struct LiveClock {
     /// `date -s`), and stalls cut out of model time (a starved kiosk at 5 fps cuts a little
     /// from most frames). Two clock reads; the caller asks every frame, before the model
     /// steps, so the time a refresh ends is told on the clock as it is then.
+    /// The zone's offset is looked at too (a DST change, a new zone): a new one is a new
+    /// clock with no step.
     mutating func drifted(from clock: WallClock, tolerance: Double = 0.05) -> (clock: WallClock, step: Double)? {
-        var real = timespec()
-        clock_gettime(CLOCK_REALTIME, &real)
-        let wall = Self.seconds(real)
-        let start = wall - modelNow()
-        guard abs(start - clock.start) > tolerance else { return nil }
-        let realStart = wall - now()
+        let real = wall.now()
+        let offset = zone.offset(at: real, monotonic: now())
+        let start = real - modelNow()
+        guard abs(start - clock.start) > tolerance else {
+            return offset == clock.utcOffset ? nil : (WallClock(start: clock.start, utcOffset: offset), 0)
+        }
+        let realStart = real - now()
         let step = realStartTold.map { realStart - $0 } ?? 0
         realStartTold = realStart
-        return (WallClock(start: start, utcOffset: clock.utcOffset), step)
+        return (WallClock(start: start, utcOffset: offset), step)
     }
 
     /// Model time now: real time less the stalls cut out so far.
     private func modelNow() -> Double { now() - skipped }
-
-    private static func seconds(_ t: timespec) -> Double { Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
 
     /// When model time `t` comes on the real clock (for sleeping until a timer is due).
     func realTime(ofModel t: Double) -> Double { t + skipped }

@@ -35,13 +35,21 @@ final class MetricsWriter: Sendable {
     /// One warning per run of failures, not one every few seconds.
     private let failing = Atomic<Bool>(false)
 
+    /// The wall clock, and the monotonic time the run started: the start time published is
+    /// told on the clock as it is at each write (a step since, NTP setting a board that
+    /// booted in 1970, is followed).
+    private let wall: WallTime
+    private let monotonicStart = MonotonicClock.now()
+
     init(path: String, refreshPeriod: Double, version: String = "unknown", interval: Double = 5,
-         logLinesDropped: @escaping @Sendable () -> Int = { 0 }, warn: @escaping @Sendable (String) -> Void) {
+         logLinesDropped: @escaping @Sendable () -> Int = { 0 }, wall: WallTime = .system,
+         warn: @escaping @Sendable (String) -> Void) {
         self.interval = interval
+        self.wall = wall
         self.logLinesDropped = logLinesDropped
         self.warn = warn
         var metrics = FleetMetrics(refreshPeriod: refreshPeriod)
-        metrics.startTime = Self.wallClock()
+        metrics.startTime = wall.now()
         metrics.version = version
         feed = Locked(Feed(metrics: metrics, path: path))
     }
@@ -78,7 +86,7 @@ final class MetricsWriter: Sendable {
     /// One frame, from the frame loop, with the model as that frame left it.
     func record(_ timing: FrameTiming, model: OverscrollModel) {
         // Only a frame that ended a refresh looks at the clock.
-        let now = FleetMetrics.endsRefresh(model) ? Self.wallClock() : 0
+        let now = FleetMetrics.endsRefresh(model) ? wall.now() : 0
         feed.withLock { $0.metrics.record(timing, model: model, now: now) }
     }
 
@@ -104,6 +112,7 @@ final class MetricsWriter: Sendable {
             return (f.path, f.retired)
         }
         snapshot.logLinesDropped = logLinesDropped()
+        snapshot.startTime = wall.start(monotonicStart: monotonicStart)
         if let retired { unlink(retired) }
         do {
             try snapshot.write(to: path)
@@ -111,11 +120,5 @@ final class MetricsWriter: Sendable {
         } catch {
             if !failing.exchange(true, ordering: .relaxed) { warn("warning: cannot write the metrics: \(error.description)") }
         }
-    }
-
-    static func wallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -131,7 +131,7 @@ public final class ReplayRunner {
         var following: (real: Double, virtual: Double)?
         // `metrics`: counted frame by frame as the window counts them, written at the end.
         var fleet = session.settings.metricsPath.map { _ in FleetMetrics(refreshPeriod: period) }
-        fleet?.startTime = MetricsWriter.wallClock()
+        let monotonicStart = MonotonicClock.now()
         fleet?.version = options.programVersion
         while !finished {
             options.beforeFrame?()
@@ -159,7 +159,7 @@ public final class ReplayRunner {
             timing.latency = oldest.isFinite ? time - oldest : nil
             framesCPU += timing.cpuTime
             session.record(timing)
-            if fleet != nil { fleet!.record(timing, model: session.model, now: FleetMetrics.endsRefresh(session.model) ? MetricsWriter.wallClock() : 0) }
+            if fleet != nil { fleet!.record(timing, model: session.model, now: FleetMetrics.endsRefresh(session.model) ? WallTime.system.now() : 0) }
             if let trace {
                 row.clear()
                 TraceFormat.appendRow(&row, frame: frame, model: session.model, events: session.effects.events)
@@ -200,6 +200,7 @@ public final class ReplayRunner {
                               startupCPU: loopStart, loopCPU: ProcessCPUClock.now() - loopStart, framesCPU: framesCPU)
         if var fleet, let path = session.settings.metricsPath {
             fleet.logLinesDropped = options.logLinesDropped()
+            fleet.startTime = WallTime.system.start(monotonicStart: monotonicStart)
             do { try fleet.write(to: path) } catch { summary.metricsError = "cannot write the metrics: \(error.description)" }
         }
         do { try session.finish() } catch { return (summary, error.description) }

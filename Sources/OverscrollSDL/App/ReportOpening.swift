@@ -9,17 +9,17 @@ import OverscrollKit
 enum ReportOpening {
     static func open(_ target: ReportTarget?, programVersion: String, mode: String,
                      fps: Int? = nil, script: String? = nil,
-                     logLinesDropped: @escaping @Sendable () -> Int = { 0 }) throws(LaunchError) -> ReportWriter? {
+                     logLinesDropped: @escaping @Sendable () -> Int = { 0 }, wall: WallTime = .system) throws(LaunchError) -> ReportWriter? {
         guard let target else { return nil }
         let provisional = ReportMetadata(
             programVersion: programVersion, videoDriver: "unknown", renderDriver: "unknown",
             windowPoints: .init(width: 0, height: 0), windowPixels: .init(width: 0, height: 0),
-            refreshPeriodMs: 0, vsync: false, startTime: ReportMetadata.timestamp(), mode: mode, fps: fps, script: script)
+            refreshPeriodMs: 0, vsync: false, startTime: ReportMetadata.timestamp(wall.now()), mode: mode, fps: fps, script: script)
         var directory: String?
         do {
-            let made = try target.makeRunDirectory(startTime: Date().timeIntervalSince1970)
+            let made = try target.makeRunDirectory(startTime: wall.now())
             directory = made
-            let report = try ReportWriter(directory: made, metadata: provisional)
+            let report = try ReportWriter(directory: made, metadata: provisional, wall: wall)
             report.logLinesDropped = logLinesDropped
             return report
         } catch {
@@ -31,9 +31,9 @@ enum ReportOpening {
 
     /// The window's report: as `open`, but one that cannot be made is a warning, once.
     static func openDiagnostic(_ target: ReportTarget?, programVersion: String,
-                               logLinesDropped: @escaping @Sendable () -> Int, warn: (String) -> Void) -> ReportWriter? {
+                               logLinesDropped: @escaping @Sendable () -> Int, wall: WallTime, warn: (String) -> Void) -> ReportWriter? {
         do {
-            return try open(target, programVersion: programVersion, mode: "live", logLinesDropped: logLinesDropped)
+            return try open(target, programVersion: programVersion, mode: "live", logLinesDropped: logLinesDropped, wall: wall)
         } catch {
             warn(ReportWriterError(error.description).windowWarning)
             return nil
