@@ -8,6 +8,15 @@ touch view), BTN_TOUCH, INPUT_PROP_DIRECT, axes in screen pixels (720x1280). ude
 ID_INPUT_TOUCHSCREEN=1; SDL's evdev code (KMSDRM) and libinput (cage) both take it. It is
 made before READY=1, so the kiosk finds it at start as it would find a panel at boot.
 
+The kernel command line says which boot of the test's matrix this is (script/vm/drive.py
+puts it there; one image serves every boot):
+  vmtest.touch=multi:MAXX:MAXY    the multitouch panel above, axes 0..MAX (default: pixels)
+  vmtest.touch=single:MAXX:MAXY   a single-touch panel: ABS_X/ABS_Y and BTN_TOUCH only, as
+                                  resistive and older USB panels are
+  vmtest.kiosk=KEY:VALUE,...      the boot's kiosk.toml drop-in (55-vm-boot.toml), written
+                                  before the kiosk starts: e.g. rotate:90
+The host sends touch in the panel's own units (it scales and turns the app's points).
+
 Protocol on /dev/ttyS1 (no login, no network): the host writes one line per request,
 `REQ <id> <base64 JSON>`, and gets `RES <id> <base64 JSON>` back. At start the agent
 writes `HELLO <boot id>` so the host knows a (re)boot has finished. Requests:
@@ -15,7 +24,7 @@ writes `HELLO <boot id>` so the host knows a (re)boot has finished. Requests:
   {"touch": [["down", slot, x, y], ["move", slot, x, y, ms], ["up", slot],
              ["wait", ms]]}           -> {"rc": 0}: the steps played in real time
 """
-import base64, json, os, socket, subprocess, sys, termios, time, tty
+import base64, json, os, re, socket, subprocess, sys, termios, time, tty
 
 from evdev import AbsInfo, UInput, ecodes as e
 
@@ -23,16 +32,48 @@ W, H = 720, 1280
 SLOTS = 10
 
 
-def make_touchscreen():
+def boot_params(cmdline):
+    """vmtest.* from the kernel command line, by name."""
+    return dict(w.split("=", 1)[0:2] for w in cmdline.split() if w.startswith("vmtest.") and "=" in w)
+
+
+def touch_kind(params):
+    """(single, max_x, max_y) from vmtest.touch; the multitouch panel in pixels without it."""
+    kind, *axes = (params.get("vmtest.touch") or f"multi:{W - 1}:{H - 1}").split(":")
+    if kind not in ("multi", "single") or len(axes) != 2:
+        raise SystemExit(f"agent: vmtest.touch={params['vmtest.touch']}: want multi:MAXX:MAXY or single:MAXX:MAXY")
+    return kind == "single", int(axes[0]), int(axes[1])
+
+
+def kiosk_dropin(params, path="/etc/overscroll/kiosk.toml.d/55-vm-boot.toml"):
+    """The boot's settings (vmtest.kiosk=KEY:VALUE,...): numbers and booleans as they are,
+    anything else quoted. No such parameter: no drop-in (a file left from another boot goes)."""
+    items = [i.split(":", 1) for i in params.get("vmtest.kiosk", "").split(",") if ":" in i]
+    if not items:
+        if os.path.exists(path):
+            os.unlink(path)
+        return
+    def value(v):
+        return v if re.fullmatch(r"-?\d+(\.\d+)?|true|false", v) else json.dumps(v)
+    with open(path + ".tmp", "w") as f:
+        f.write("".join(f"{k} = {value(v)}\n" for k, v in items))
+    os.rename(path + ".tmp", path)
+
+
+def make_touchscreen(single, max_x, max_y):
+    if single:
+        axes = [(e.ABS_X, AbsInfo(0, 0, max_x, 0, 0, 0)), (e.ABS_Y, AbsInfo(0, 0, max_y, 0, 0, 0))]
+        return UInput({e.EV_KEY: [e.BTN_TOUCH], e.EV_ABS: axes}, name="vm-test single-touch panel",
+                      vendor=0x1234, product=0x5679, input_props=[e.INPUT_PROP_DIRECT])
     caps = {
         e.EV_KEY: [e.BTN_TOUCH],
         e.EV_ABS: [
-            (e.ABS_X, AbsInfo(0, 0, W - 1, 0, 0, 0)),
-            (e.ABS_Y, AbsInfo(0, 0, H - 1, 0, 0, 0)),
+            (e.ABS_X, AbsInfo(0, 0, max_x, 0, 0, 0)),
+            (e.ABS_Y, AbsInfo(0, 0, max_y, 0, 0, 0)),
             (e.ABS_MT_SLOT, AbsInfo(0, 0, SLOTS - 1, 0, 0, 0)),
             (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
-            (e.ABS_MT_POSITION_X, AbsInfo(0, 0, W - 1, 0, 0, 0)),
-            (e.ABS_MT_POSITION_Y, AbsInfo(0, 0, H - 1, 0, 0, 0)),
+            (e.ABS_MT_POSITION_X, AbsInfo(0, 0, max_x, 0, 0, 0)),
+            (e.ABS_MT_POSITION_Y, AbsInfo(0, 0, max_y, 0, 0, 0)),
         ],
     }
     return UInput(caps, name="vm-test touchscreen", vendor=0x1234, product=0x5678,
@@ -40,8 +81,11 @@ def make_touchscreen():
 
 
 class Touch:
-    def __init__(self, ui):
+    def __init__(self, ui, single=False):
         self.ui = ui
+        # A single-touch panel knows one finger: no slots, no tracking ids; a second
+        # finger is not seen (its steps are ignored).
+        self.single = single
         self.down = {}          # slot -> (x, y)
         self.next_id = 1
         self.slot = -1
@@ -59,6 +103,14 @@ class Touch:
             self.ui.write(e.EV_ABS, e.ABS_Y, y)
 
     def press(self, slot, x, y):
+        if self.single:
+            if not self.down:
+                self.down[slot] = (x, y)
+                self.ui.write(e.EV_ABS, e.ABS_X, x)
+                self.ui.write(e.EV_ABS, e.ABS_Y, y)
+                self.ui.write(e.EV_KEY, e.BTN_TOUCH, 1)
+                self.ui.syn()
+            return
         first = not self.down
         self._slot(slot)
         self.ui.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, self.next_id)
@@ -72,6 +124,13 @@ class Touch:
         self.ui.syn()
 
     def motion(self, slot, x, y):
+        if self.single:
+            if slot in self.down:
+                self.down[slot] = (x, y)
+                self.ui.write(e.EV_ABS, e.ABS_X, x)
+                self.ui.write(e.EV_ABS, e.ABS_Y, y)
+                self.ui.syn()
+            return
         self._slot(slot)
         self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
         self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
@@ -80,6 +139,11 @@ class Touch:
         self.ui.syn()
 
     def release(self, slot):
+        if self.single:
+            if self.down.pop(slot, None):
+                self.ui.write(e.EV_KEY, e.BTN_TOUCH, 0)
+                self.ui.syn()
+            return
         self._slot(slot)
         self.ui.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, -1)
         self.down.pop(slot, None)
@@ -99,6 +163,8 @@ class Touch:
                 time.sleep(step[1] / 1000)
             elif kind == "move":
                 slot, x1, y1, ms = int(step[1]), int(step[2]), int(step[3]), float(step[4])
+                if slot not in self.down:
+                    continue        # a finger a single-touch panel does not see
                 x0, y0 = self.down[slot]
                 # A panel reports at about 100 Hz: a point every 10 ms, on the monotonic clock.
                 n = max(1, int(ms / 10))
@@ -125,7 +191,10 @@ def notify_ready():
 
 
 def main():
-    touch = Touch(make_touchscreen())
+    params = boot_params(open("/proc/cmdline").read())
+    single, max_x, max_y = touch_kind(params)
+    kiosk_dropin(params)
+    touch = Touch(make_touchscreen(single, max_x, max_y), single)
     # Let udev see the device before anything that wants it starts.
     subprocess.run(["udevadm", "settle", "-t", "10"], check=False)
     port = os.open("/dev/ttyS1", os.O_RDWR | os.O_NOCTTY)

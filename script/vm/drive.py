@@ -78,6 +78,99 @@ os.rename(out + ".tmp", out)
 QT_RUNS = 3
 
 
+# The matrix: the kiosk unit (KMSDRM) on the other displays and panels kiosks are built
+# from, each with the list at rest, a pull that refreshes, a fling and a tap checked on the
+# scanout, and its CPU. One image serves every boot: a boot is QEMU's devices and firmware
+# and words on the kernel line, which the guest's agent reads (script/vm/agent.py: the
+# panel it makes, the boot's kiosk.toml drop-in). `same_boot`: on the first boot's machine
+# instead, the device hot-added and the unit restarted with the drop-in (no reboot).
+#   screen: the scanout's pixels; rotate: the kiosk's `rotate` (the app's own size is the
+#   screen turned); touch: the panel (agent.py's vmtest.touch, or "tablet": QEMU's
+#   usb-tablet, a USB HID absolute pointer driven over QMP, axes 0..32767).
+ROWS = "/etc/overscroll/vm-rows.txt"
+MATRIX = {
+    "usb-tablet": {"screen": (W, H), "touch": "tablet", "kiosk": {"mouse": "true", "content": ROWS}, "same_boot": True},
+    "bochs-single-rot90": {"qemu": ["-device", "VGA,edid=on,xres=1280,yres=800"], "screen": (1280, 800), "rotate": 90,
+                           "touch": "single:4095:4095", "kiosk": {"rotate": "90", "content": ROWS}},
+    # OVMF's GOP takes the VGA's EDID mode (720x1280); with bochs-drm blacklisted the
+    # kernel has efifb's /dev/fb0 and no /dev/dri (Debian 12 builds no simpledrm).
+    "fbdev": {"qemu": ["-bios", "/usr/share/ovmf/OVMF.fd", "-device", "VGA,edid=on,xres=720,yres=1280"],
+              "append": "modprobe.blacklist=bochs", "screen": (W, H), "touch": f"multi:{W - 1}:{H - 1}", "kiosk": {"content": ROWS}},
+}
+# The cage unit's boot: virtio-gpu alone, as before the matrix (no USB controller).
+CAGE_BOOT = {"qemu": ["-device", f"virtio-gpu-pci,xres={W},yres={H}"]}
+TABLET_MAX = 32767
+ROW_PT = 56         # a row's height at scale 1 (the tap's row, the fling's picture)
+TALL = 2600         # the whole list after a refresh (43 rows) drawn headless on a screen this tall
+REFRESH = "down 360 200\nmove 360 800 800ms\nwait 1500ms\nup\nwait 6s\n"   # script/vm-test's $refresh
+
+
+def kernel_line(spec):
+    """The kernel command line of a boot: the boot's own words, and what the agent reads
+    (script/vm/agent.py: the panel it makes, the kiosk.toml drop-in it writes)."""
+    # loglevel=5 rather than quiet: the kernel's banner ("Linux version", a notice) and
+    # its warnings reach the console, so a kernel that never started shows as an
+    # empty console (hello), not as an agent that does not answer.
+    words = ["root=/dev/vda rw console=ttyS0 consoleblank=0 loglevel=5 systemd.show_status=0"]
+    if spec.get("append"):
+        words.append(spec["append"])
+    if spec.get("touch") and spec["touch"] != "tablet":
+        words.append(f"vmtest.touch={spec['touch']}")
+    if spec.get("kiosk") and not spec.get("same_boot"):
+        words.append("vmtest.kiosk=" + ",".join(f"{k}:{v}" for k, v in spec["kiosk"].items()))
+    return " ".join(words)
+
+
+class Panel:
+    """Touch on a boot's panel, given in the app's own points (its logical screen): turned
+    to the panel's orientation as `rotate` turns the picture (clockwise), scaled to the
+    panel's units, and played by the guest's agent (uinput) or, for QEMU's usb-tablet,
+    from here over QMP at the same 100 Hz."""
+    def __init__(self, vm, spec):
+        self.vm, self.rotate = vm, spec.get("rotate", 0)
+        self.screen = spec.get("screen", (W, H))
+        kind = spec.get("touch", f"multi:{W - 1}:{H - 1}")
+        self.tablet = kind == "tablet"
+        self.max = (TABLET_MAX, TABLET_MAX) if self.tablet else tuple(int(v) for v in kind.split(":")[1:])
+        sw, sh = self.screen
+        self.logical = (sh, sw) if self.rotate in (90, 270) else (sw, sh)
+
+    def units(self, x, y):
+        lw, lh = self.logical
+        px, py = {0: (x, y), 90: (lh - 1 - y, x), 180: (lw - 1 - x, lh - 1 - y), 270: (y, lw - 1 - x)}[self.rotate]
+        return round(px * self.max[0] / (self.screen[0] - 1)), round(py * self.max[1] / (self.screen[1] - 1))
+
+    def play(self, *steps):
+        out = []
+        for st in steps:
+            if st[0] in ("down", "move"):
+                st = [st[0], st[1], *self.units(st[2], st[3]), *st[4:]]
+            out.append(st)
+        if not self.tablet:
+            return self.vm.touch(*out)
+        at = (0, 0)
+        for st in out:
+            if st[0] == "wait":
+                time.sleep(st[1] / 1000)
+            elif st[0] == "down":
+                at = (st[2], st[3])
+                self.send(at, True)
+            elif st[0] == "up":
+                self.send(at, False)
+            elif st[0] == "move":
+                n, t0 = max(1, int(st[4] / 10)), time.monotonic()
+                for i in range(1, n + 1):
+                    time.sleep(max(0, t0 + st[4] / 1000 * i / n - time.monotonic()))
+                    self.send((round(at[0] + (st[2] - at[0]) * i / n), round(at[1] + (st[3] - at[1]) * i / n)))
+                at = (st[2], st[3])
+
+    def send(self, at, button=None):
+        events = [{"type": "abs", "data": {"axis": a, "value": v}} for a, v in zip(("x", "y"), at)]
+        if button is not None:
+            events.append({"type": "btn", "data": {"down": button, "button": "left"}})
+        self.vm.qmp("input-send-event", events=events)
+
+
 # ---------------------------------------------------------------- pictures
 
 def read_ppm(path):
@@ -111,7 +204,7 @@ def write_png(path, img):
         f.write(png)
 
 
-def compare(shot, ref, top=0, bottom=H):
+def compare(shot, ref, top=0, bottom=None):
     """How far the screenshot is from the headless reference in rows [top, bottom).
     GL and the CPU renderer round antialiased edges differently and a glyph may sit half a
     pixel apart, so a pixel matches when some pixel within one of the same place in the
@@ -152,22 +245,31 @@ class VM:
     def __init__(self, args):
         self.args = args
         self.work = args.work
+        self.spec = {}          # the boot's devices, firmware and kernel line (MATRIX)
+        self.screen = (W, H)
+        self.boots = 1
         self.mon = None
+        self.qmp_sock = None
         self.ctl = None
         self.buf = b""
         self.rid = 0
         self.proc = None
 
-    def start(self):
+    def start(self, spec=None):
+        """Powers the machine on: today's (virtio-gpu at 720x1280, a USB controller for a
+        hot-added panel) or a boot of the matrix (spec: its display device and firmware,
+        the kernel line's extra words, the agent's panel and kiosk settings)."""
         a = self.args
+        self.spec = spec or {}
+        self.screen = self.spec.get("screen", (W, H))
+        display = self.spec.get("qemu") or ["-device", f"virtio-gpu-pci,xres={W},yres={H}", "-device", "qemu-xhci"]
+        append = kernel_line(self.spec)
         cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "2048", "-smp", "2",
                *a.accel.split(), "-kernel", a.kernel, "-initrd", a.initrd,
-               "-append", # loglevel=5 rather than quiet: the kernel's banner ("Linux version", a notice) and
-               # its warnings reach the console, so a kernel that never started shows as an
-               # empty console (hello), not as an agent that does not answer.
-               "root=/dev/vda rw console=ttyS0 consoleblank=0 loglevel=5 systemd.show_status=0",
+               "-append", append,
                "-drive", f"file={a.disk},if=virtio,format=qcow2",
-               "-device", f"virtio-gpu-pci,xres={W},yres={H}",
+               *display,
+               "-qmp", f"unix:{self.work}/qmp.sock,server=on,wait=off",
                "-display", "none", "-nic", "none", "-no-user-config", "-nodefaults",
                # The clock years behind at boot, as on a board without a battery-backed RTC.
                "-rtc", f"base={a.rtc},clock=host", "-pidfile", f"{self.work}/qemu.pid",
@@ -193,8 +295,9 @@ class VM:
         self.ctl = socket.socket(socket.AF_UNIX)
         self.ctl.connect(f"{self.work}/ctl.sock")
 
-    def reboot(self, timeout=120):
-        """`systemctl reboot` in the guest, then the machine powered on again."""
+    def reboot(self, timeout=120, spec=None):
+        """`systemctl reboot` in the guest, then the machine powered on again (as `spec`
+        says: the matrix's next boot, or today's)."""
         try:
             self.sh("systemctl reboot", 10)
         except (TimeoutError, RuntimeError):
@@ -203,14 +306,17 @@ class VM:
             self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             raise SystemExit(f"{ME}: FAIL: the guest did not reboot within {timeout} s (console: {self.work}/console.log)")
-        for s in (self.mon, self.ctl):
-            s.close()
-        for f in ("mon.sock", "ctl.sock"):
+        for s in (self.mon, self.ctl, self.qmp_sock):
+            if s:
+                s.close()
+        self.qmp_sock = None
+        for f in ("mon.sock", "ctl.sock", "qmp.sock"):
             if os.path.exists(f"{self.work}/{f}"):
                 os.unlink(f"{self.work}/{f}")
-        os.rename(f"{self.work}/console.log", f"{self.work}/console-boot1.log")
+        os.rename(f"{self.work}/console.log", f"{self.work}/console-boot{self.boots}.log")
+        self.boots += 1
         self.buf = b""
-        self.start()
+        self.start(spec)
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
@@ -241,10 +347,27 @@ class VM:
             os.unlink(path)
         self.monitor(f"screendump {path}")
         for _ in range(100):
-            if os.path.exists(path) and os.path.getsize(path) > W * H * 3:
+            if os.path.exists(path) and os.path.getsize(path) > self.screen[0] * self.screen[1] * 3:
                 return read_ppm(path)
             time.sleep(0.05)
         raise RuntimeError("screendump wrote nothing")
+
+    def qmp(self, command, **arguments):
+        """A QMP command (the machine's JSON monitor): its "return", or RuntimeError."""
+        if not self.qmp_sock:
+            self.qmp_sock = socket.socket(socket.AF_UNIX)
+            self.qmp_sock.connect(f"{self.work}/qmp.sock")
+            self.qmp_sock.settimeout(30)
+            self.qmp_file = self.qmp_sock.makefile("rb")
+            self.qmp_file.readline()                            # the greeting
+            self.qmp("qmp_capabilities")
+        self.qmp_sock.sendall(json.dumps({"execute": command, "arguments": arguments}).encode() + b"\n")
+        while True:
+            msg = json.loads(self.qmp_file.readline())
+            if "return" in msg:
+                return msg["return"]
+            if "error" in msg:
+                raise RuntimeError(f"QMP {command}: {msg['error'].get('desc')}")
 
     def _line(self, timeout):
         deadline = time.monotonic() + timeout
@@ -382,23 +505,32 @@ class Run:
         self.cpu = {"gestures": CPU_GESTURES}   # cpu.json: per unit, the runs and medians
         self.clk_tck = 0
 
-    def ref(self, name):
-        if name not in self.refs:
-            self.refs[name] = read_ppm(os.path.join(self.args.refs, name + ".ppm"))
-        return self.refs[name]
+    def ref(self, name, size=(W, H)):
+        """A headless reference (script/vm-test drew it): NAME.ppm at 720x1280, else
+        NAME-WxH.ppm at the app's own (logical) size."""
+        file = name + ("" if tuple(size) == (W, H) else f"-{size[0]}x{size[1]}") + ".ppm"
+        if file not in self.refs:
+            self.refs[file] = read_ppm(os.path.join(self.args.refs, file))
+        return self.refs[file]
 
     def shot(self, unit, name):
         img = self.vm.screendump(f"{self.vm.work}/shot.ppm")
         write_png(os.path.join(self.out, f"{unit}-{name}.png"), img)
         return img
 
-    def settle(self, unit, name, ref, top=0, bottom=H, timeout=30, tol=0.005):
+    def settle(self, unit, name, ref, top=0, bottom=None, timeout=30, tol=0.005, rotate=0):
         """Screenshots until one matches the reference (or the time is up): the first
-        frame may take seconds under emulation. Returns (ok, words)."""
+        frame may take seconds under emulation. Returns (ok, words). With `rotate`, the
+        scanout of a turned screen is turned back (counter-clockwise by as much) to the
+        app's own orientation, the headless reference's; the PNG kept is the scanout."""
         deadline = time.monotonic() + timeout
         while True:
             img = self.vm.screendump(f"{self.vm.work}/shot.ppm")
-            ok, text = verdict(compare(img, ref, top, bottom), tol)
+            turned = np.rot90(img, rotate // 90)
+            if turned.shape != ref.shape:
+                ok, text = False, f"the scanout is {img.shape[1]}x{img.shape[0]}, the reference {ref.shape[1]}x{ref.shape[0]} turned by {rotate}"
+            else:
+                ok, text = verdict(compare(turned, ref, top, bottom), tol)
             if ok or time.monotonic() > deadline:
                 write_png(os.path.join(self.out, f"{unit}-{name}.png"), img)
                 return ok, text + f"; {self.out}/{unit}-{name}.png"
@@ -750,8 +882,6 @@ class Run:
         self.c.record("cpu-ratio", whole <= CPU_BAR,
                       f"KMSDRM / cage, CPU over the same gestures (medians of {CPU_RUNS}): app only {app:.2f}x, "
                       f"whole path {whole:.2f}x (at most {CPU_BAR}x)")
-        with open(os.path.join(self.out, "cpu.json"), "w") as f:
-            json.dump(self.cpu, f, indent=1)
 
     def metrics(self, unit):
         """README step 8, as it says, in the guest; then the unit restarted and node_exporter asked."""
@@ -813,10 +943,18 @@ class Run:
         """The cage unit on the next boot, as an operator would switch."""
         self.vm.sh("systemctl stop overscroll-kiosk; systemctl disable overscroll-kiosk && systemctl enable overscroll-cage && "
                    "systemctl set-default graphical.target && sed -i 's|^metrics = |# metrics = |' /etc/overscroll/kiosk.toml && "
-                   "rm -f /etc/overscroll/kiosk.toml.d/60-vm-rows.toml && sync", 60)
+                   "rm -f /etc/overscroll/kiosk.toml.d/60-vm-rows.toml /etc/overscroll/kiosk.toml.d/55-vm-boot.toml && sync", 60)
 
     def summary(self):
         self.vm.stop()
+        with open(os.path.join(self.out, "cpu.json"), "w") as f:
+            json.dump(self.cpu, f, indent=1)
+        for name in (n for n in MATRIX if n in self.cpu):
+            words = [w for n, w in self.c.results if n.startswith(name + ".")]
+            m = self.cpu[name]
+            print(f"{ME}: matrix: {name:20} {m.get('boot_s', 0):5.0f} s; {words.count('PASS')} passed, {words.count('XFAIL')} XFAIL, "
+                  f"{words.count('FAIL')} failed; app CPU over the gestures {m.get('gestures', {}).get('app_s', '-')} s, "
+                  f"at rest {m.get('idle', {}).get('share', '-')} of a core", flush=True)
         failed = self.c.failed()
         n = len(self.c.results)
         xf = sum(1 for _, w in self.c.results if w == "XFAIL")
@@ -826,9 +964,14 @@ class Run:
 
     def main(self):
         a, vm = self.args, self.vm
+        boots = a.matrix.split()
         vm.start()
         boot = vm.hello(a.boot_timeout)
         self.phase("boot 1 (to the agent)")
+        if a.matrix_only:
+            for name in boots:
+                self.matrix(name)
+            return self.summary()
         self.cpu_gather()
         self.started = vm.out("cat /etc/vm-test-earlier-runs").split()
         self.unit_checks("overscroll-kiosk")
@@ -840,13 +983,16 @@ class Run:
         # rows on both, the list at the top.
         self.cpu_runs("overscroll-kiosk")
         self.phase("overscroll-kiosk CPU")
+        if "usb-tablet" in boots:
+            self.matrix("usb-tablet")
+            self.adopt_runs()
         self.to_cage()
         open(os.path.join(self.out, "journal-boot1.txt"), "w").write(
             vm.out("journalctl -b -o short-monotonic --no-pager", 60))
         # The report of the run that ended last (stopped above) must outlive the reboot.
         run1 = self.latest_run()
         summary1 = vm.out(f"cat {run1}/summary.json") if run1 else ""
-        vm.reboot()
+        vm.reboot(spec=CAGE_BOOT)
         vm.hello(a.boot_timeout, boot)
         self.phase("boot 2 (to the agent)")
         kept = vm.out(f"cat {run1}/summary.json") if run1 else ""
@@ -861,7 +1007,198 @@ class Run:
         vm.sh("journalctl -b -o short-monotonic --no-pager > /tmp/journal.txt; ls -lR /var/lib/overscroll/reports > /tmp/reports.txt", 30)
         for f in ("journal.txt", "reports.txt"):  # journal.txt: the second boot's
             open(os.path.join(self.out, f), "w").write(vm.out(f"cat /tmp/{f}"))
+        # The matrix's other boots, on the KMSDRM unit again.
+        rest = [n for n in boots if not MATRIX[n].get("same_boot")]
+        if rest:
+            self.to_kiosk()
+        for name in rest:
+            self.matrix(name)
         return self.summary()
+
+    # ---- the matrix: the kiosk on other displays and panels (MATRIX)
+    def matrix(self, name):
+        """One boot of the matrix: the machine rebooted with its devices (or, `same_boot`,
+        the device hot-added and the unit restarted), then the list at rest, a pull that
+        refreshes, a fling and a tap on the row under the finger, each on the scanout
+        against the headless frame at the app's size turned as the screen is; its CPU."""
+        vm, spec, unit = self.vm, MATRIX[name], "overscroll-kiosk"
+        t0 = time.monotonic()
+        self.seen = ""
+        if spec.get("same_boot"):
+            # The monitor echoes the command as a terminal would (escape sequences): only an error is news.
+            added = [l for l in vm.monitor("device_add usb-tablet,id=matrix-tablet").splitlines() if "rror" in l]
+            # The guest enumerates the USB device on its own time: its input device, then udev.
+            self.seen = "device_add: " + (added[0].strip() if added else "ok") + "; the guest's input devices: " + vm.out(
+                "for i in $(seq 60); do grep -qs Tablet /sys/class/input/input*/name && break; sleep 0.5; done; udevadm settle -t 20; "
+                "for d in /sys/class/input/event*; do printf '%s: %s %s; ' ${d##*/} \"$(cat $d/device/name)\" "
+                "\"$(udevadm info -q property $d | grep -E '^ID_INPUT_(TOUCHSCREEN|MOUSE|TABLET)=1' | tr '\\n' ' ')\"; done")
+            kiosk = "".join(f"{k} = {v if re.fullmatch(r'-?[0-9.]+|true|false', v) else json.dumps(v)}\\n" for k, v in spec["kiosk"].items())
+            vm.sh(f"printf '{kiosk}' > /etc/overscroll/kiosk.toml.d/55-vm-boot.toml && systemctl restart {unit}", 180)
+        else:
+            boot = vm.out("cat /proc/sys/kernel/random/boot_id")
+            vm.reboot(spec=spec)
+            vm.hello(self.args.boot_timeout, boot)
+        self.phase(f"{name}: boot")
+        self.matrix_checks(name, spec, unit)
+        with open(os.path.join(self.out, f"journal-{name}.txt"), "w") as f:
+            f.write(vm.out("journalctl -b -o short-monotonic --no-pager", 60))
+        took = time.monotonic() - t0
+        self.cpu.setdefault(name, {})["boot_s"] = round(took, 1)
+        self.phase(f"{name}: checks and CPU")
+        print(f"{ME}: time: {name} took {took:.0f} s in all", flush=True)
+
+    def matrix_checks(self, name, spec, unit):
+        vm, c = self.vm, self.c
+        panel = Panel(vm, spec)
+        rot, size = panel.rotate, panel.logical
+        # Running, or restarted once already (a kiosk that cannot start is not waited for).
+        self.wait("active", lambda: (lambda i: i.get("SubState") == "running" or i.get("NRestarts", "0") != "0")(
+            self.show(unit, "SubState", "NRestarts")), 120, 1)
+        time.sleep(2)       # a start that fails at once shows now
+        info = self.show(unit, "ActiveState", "SubState", "NRestarts")
+        log = self.journal(unit)
+        started = [l for l in log.splitlines() if "started: video" in l]
+        pid = self.app_pid()
+        csv = vm.out(f"readlink /proc/{pid}/fd/* | grep -m1 '/frames.csv$'") if pid else ""
+        devices = vm.out("ls /dev/dri /dev/fb* 2>&1 | tr '\\n' ' '")
+        if panel.tablet:
+            # Which of QEMU's pointers gets the buttons (marked *): the tablet once the guest
+            # has opened it.
+            self.seen += "; QEMU's mice: " + " | ".join(l.strip() for l in vm.monitor("info mice").splitlines() if "Mouse #" in l)
+        ok = info.get("SubState") == "running" and info.get("NRestarts") == "0" and bool(started) and bool(csv)
+        c.record(f"{name}.ready", ok, f"{unit}: {info.get('ActiveState')} ({info.get('SubState')}), restarts {info.get('NRestarts')}; "
+                 + (started[-1] if started else "no 'started:' line; its last lines: " + " | ".join(log.splitlines()[-3:])[:400])
+                 + f"; the guest has {devices}" + (f"; {self.seen}" if self.seen else ""))
+        checks = ("idle-screen", "pull-arc", "refresh", "fling", "tap", "cpu")
+        if not ok:
+            self.shot(name, "not-ready")
+            for n in checks:
+                c.record(f"{name}.{n}", False, f"no kiosk running to check (see {name}.ready; the scanout: {self.out}/{name}-not-ready.png)")
+            return
+        self.cpu.setdefault(name, {})["start_line"] = started[-1]
+        count = lambda: int(vm.out(f"wc -l < {csv}") or 1) - 1
+        since = lambda n: csv_rows(vm.out(f"head -1 {csv}; tail -n +{n + 2} {csv}"))
+        settle = lambda what, ref, **kw: self.settle(name, what, ref, rotate=rot, **kw)
+
+        ok, text = settle("idle", self.ref("reloaded", size), timeout=60)
+        c.record(f"{name}.idle-screen", ok, f"the list at rest before any touch: {text}")
+
+        # A pull: the arc and "Release to refresh" mid-pull; the refresh; the new rows.
+        # The journal's outcome lines counted, not read after a cursor: twice a line that
+        # was there (journal-BOOT.txt) was not seen after the cursor taken before the pull.
+        outcomes = lambda: [l for l in self.journal(unit).splitlines() if "refreshed:" in l or "refresh failed" in l]
+        before, seen = count(), len(outcomes())
+        panel.play(["down", 0, 360, 200], ["move", 0, 360, 800, 800], ["wait", 1500])
+        ok, text = settle("pull", self.ref("pull", size), top=0, bottom=420, timeout=10)
+        c.record(f"{name}.pull-arc", ok, f"mid-pull, the top 420 rows (arc, 'Release to refresh'): {text}")
+        panel.play(["up", 0])
+        line = self.wait("refreshed", lambda: outcomes()[seen:], 30)
+        fr = self.wait("rows", lambda: (lambda f: f if any(r.get("rows") != f[0].get("rows") for r in f) else None)(since(before) or [{}]), 15, 1) or since(before)
+        states = {r.get("refresh_state") for r in fr}
+        rows = [int(r["rows"]) for r in fr if r.get("rows", "").isdigit()]
+        ok, text = settle("refreshed", self.ref("refreshed", size), timeout=20)
+        c.record(f"{name}.refresh", ok and bool(line) and "refreshed:" in line[0] and "armed" in states and bool(rows) and max(rows) == min(rows) + 3,
+                 f"journal: {line[0] if line else 'no outcome line'}; states {sorted(s for s in states if s)}; rows {min(rows) if rows else '?'} -> "
+                 f"{max(rows) if rows else '?'}; three new rows on top: {text}")
+
+        # A fling: momentum after the finger lifts, then rest, where frames.csv says the
+        # list is: the scanout against the whole list drawn headless, cut at that offset.
+        time.sleep(2)
+        before = count()
+        panel.play(["down", 0, 360, 1000], ["move", 0, 360, 600, 400], ["up", 0])
+        fr = self.wait("rest", lambda: (lambda f: f if len(f) > 3 and f[-1].get("ui_state") == "idle" and all(
+            abs(float(r["velocity"])) < 0.001 for r in f[-3:]) else None)(since(before)), 40, 1) or since(before)
+        drag = [i for i, r in enumerate(fr) if r.get("ui_state") == "dragging"]
+        lift = fr[drag[-1]] if drag else {}
+        moving = [r for r in fr[drag[-1] + 1:] if r.get("ui_state") in ("momentum", "overscrolled")] if drag else []
+        final = fr[-1] if fr else {}
+        at = float(final.get("content_offset") or 0)
+        moved = at - float(lift.get("content_offset", 0)) if lift else 0.0
+        # The whole list as the kiosk has it: refreshed (the rows of the reload and three
+        # new ones) or, where the pull was lost, not: the fling is checked on its own.
+        have = (self.recent_frames(csv, 1) or [{}])[-1].get("rows", "?")
+        kind = "refreshed" if have == "43" else "reloaded"
+        whole = REFRESH if kind == "refreshed" else "wait 2s\n"
+        tall = self.ref("tall", (size[0], TALL)) if kind == "refreshed" else self.headless("tall-reloaded", (size[0], TALL), whole)
+        top = max(0, min(int(round(at)), TALL - size[1]))
+        ok, text = settle("fling", tall[top:top + size[1]], timeout=10)
+        text = f"{text} ({kind} list, {have} rows)"
+        c.record(f"{name}.fling", ok and len(moving) >= 2 and abs(moved) > 40 and abs(float(final.get("velocity", 1))) < 0.001,
+                 f"the finger lifted at {lift.get('content_offset', '?')} pt; {len(moving)} frames of momentum moved the list {moved:.0f} pt more; "
+                 f"at rest at {final.get('content_offset', '?')} ({final.get('ui_state', '?')}); the whole list headless at that offset: {text}")
+
+        # A tap: the row under the finger selected, on the scanout as headless.
+        time.sleep(1)
+        before = count()
+        panel.play(["down", 0, 360, 640], ["wait", 60], ["up", 0], ["wait", 1500])
+        # frames.csv is streamed, and a turned screen under emulation draws a frame in half
+        # a second or more: its tap frame may come after the wait.
+        fr = self.wait("tap", lambda: (lambda f: f if any("tap" in r.get("events", "") for r in f) else None)(since(before)), 15, 1) or since(before)
+        taps = [i for i, r in enumerate(fr) if "tap" in r.get("events", "")]
+        sel = [r.get("selected") for r in fr[taps[0] if taps else 0:] if r.get("selected") not in ("", "-1", None)]
+        want = int((640 + top) // ROW_PT)
+        ref = self.headless(f"tap-{kind}-{top}", (size[0], TALL), whole + f"wait 500ms\ndown 360 {640 + top}\nwait 60ms\nup\nwait 1500ms\n")
+        ok, text = settle("tap", ref[top:top + size[1]], timeout=5)
+        c.record(f"{name}.tap", ok and bool(taps) and sel[-1:] == [str(want)],
+                 f"{len(taps)} tap frames, selected row {sel[-1] if sel else 'none'} (under the finger: {want}); "
+                 f"headless, the same tap on the {kind} list at {top} pt: {text}")
+        self.matrix_cpu(name, panel, pid, csv)
+
+    def matrix_cpu(self, name, panel, pid, csv):
+        """CPU_GESTURES once from the top, the app's CPU; then at rest (idle-cpu); the
+        gestures' CPU over the first boot's kiosk's median (`cpu-ratio`, at most CPU_BAR)."""
+        vm, c = self.vm, self.c
+        self.clk_tck = self.clk_tck or int(vm.out("getconf CLK_TCK") or 100)
+        for _ in range(3):
+            if float(self.rest(csv).get("content_offset") or 0) <= 1:
+                break
+            panel.play(*CPU_GESTURES[9:12])
+        n0 = int(vm.out(f"wc -l < {csv}"))
+        t0, before = self.cpu_sample(pid)
+        panel.play(*CPU_GESTURES)
+        self.rest(csv)
+        t1, after = self.cpu_sample(pid)
+        fr = csv_rows(vm.out(f"head -1 {csv}; tail -n +{n0 + 1} {csv}"))
+        app = round(sum(v - before.get(k, 0) for k, v in after.items() if k[0] == "overscroll-app"), 2)
+        states = {r.get("refresh_state") for r in fr}
+        run = {"app_s": app, "wall_s": round(t1 - t0, 2), "frames": len(fr), "refreshed": "armed" in states and "refreshing" in states,
+               "momentum": sum(1 for r in fr if r.get("ui_state") == "momentum"), "tapped": any("tap" in r.get("events", "") for r in fr)}
+        self.cpu.setdefault(name, {})["gestures"] = run
+        kiosk = self.cpu.get("kiosk", {}).get("median", {}).get("app_s")
+        ratio = app / max(kiosk, 0.01) if kiosk else None
+        print(f"{ME}: cpu: {name}: app {app:.2f} s over {run['wall_s']:.1f} s, {len(fr)} frames"
+              + (f"; {ratio:.2f}x the virtio-gpu kiosk's {kiosk:.2f} s" if ratio else ""), flush=True)
+        c.record(f"{name}.cpu", run["refreshed"] and run["tapped"] and (ratio is None or ratio <= CPU_BAR),
+                 f"a pull that refreshes, a fling, a fling back and a tap: app {app:.2f} s of CPU over {run['wall_s']:.1f} s and {len(fr)} frames "
+                 f"({run['momentum']} of momentum; refreshed {run['refreshed']}, tapped {run['tapped']})"
+                 + (f"; {ratio:.2f}x the virtio-gpu kiosk's median {kiosk:.2f} s (at most {CPU_BAR}x)" if ratio else "; no virtio-gpu kiosk figure to compare"))
+        self.idle_cpu(name, pid, csv)
+
+    def headless(self, name, size, script):
+        """A headless frame drawn now by the same build (overscroll-bench picture, the rows
+        of the reload): for what depends on where the kiosk's list came to rest."""
+        path = os.path.join(self.args.refs, f"{name}-{size[0]}x{size[1]}")
+        with open(path + ".txt", "w") as f:
+            f.write(script)
+        env = dict(os.environ, SDL_VIDEODRIVER="offscreen", SDL_AUDIODRIVER="dummy")
+        p = subprocess.run([self.args.bench_bin, "picture", path + ".txt", "--size", f"{size[0]}x{size[1]}", "--content", self.args.rows,
+                            "--out", path + ".ppm"], env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SystemExit(f"{ME}: FAIL: overscroll-bench picture {path}.txt: {p.stderr.strip()[-300:]}")
+        return read_ppm(path + ".ppm")
+
+    def adopt_runs(self):
+        """Runs a matrix boot started on the first boot's unit count as started (the next
+        unit's reports-kept checks know them)."""
+        new = sorted(self.runs() - set(self.started))
+        self.started += new
+        if new:
+            self.current = new[-1]
+
+    def to_kiosk(self):
+        """The KMSDRM unit again (the cage boot enabled cage)."""
+        self.vm.sh("systemctl disable overscroll-cage && systemctl enable overscroll-kiosk && "
+                   "systemctl set-default multi-user.target && sync", 60)
 
     # ---- --bench (script/bench-kiosk): only the measurement, and Qt Quick beside it
     def bench_unit(self, unit):
@@ -942,7 +1279,7 @@ class Run:
             vm.sh("systemctl stop overscroll-kiosk", 60)
             self.qt()
         self.to_cage()
-        vm.reboot()
+        vm.reboot(spec=CAGE_BOOT)
         vm.hello(a.boot_timeout, boot)
         self.phase("boot 2 (to the agent)")
         self.bench_unit("overscroll-cage")
@@ -967,7 +1304,15 @@ def main():
     p.add_argument("--bench", action="store_true", help="only what the app maps and the CPU over the gestures (script/bench-kiosk)")
     p.add_argument("--qt", action="store_true", help="with --bench: Qt Quick on linuxfb (the image's qt variant)")
     p.add_argument("--me", default="vm-test")
+    p.add_argument("--matrix", default=" ".join(MATRIX), help="the matrix's boots to run (MATRIX's names, space-separated)")
+    p.add_argument("--matrix-only", action="store_true", help="only the matrix (the first boot's checks and the cage boot left out)")
+    p.add_argument("--bench-bin", help="overscroll-bench, for headless frames drawn during the run")
+    p.add_argument("--rows", help="the rows of the reload (the headless frames' --content)")
     args = p.parse_args()
+    unknown = [n for n in args.matrix.split() if n not in MATRIX]
+    if unknown:
+        p.error(f"--matrix: no boot named {' '.join(unknown)} (the boots: {' '.join(MATRIX)})")
+    args.matrix = " ".join(sorted(args.matrix.split(), key=lambda n: not MATRIX[n].get("same_boot")))
     global ME
     ME = args.me
     run = Run(args)
