@@ -1,5 +1,9 @@
 /// When each input happened, where SDL 2 does not say.
 ///
+/// The console's input no longer comes this way: the SDL edge reads its devices itself,
+/// each event with the kernel's time (`TimedInput.deviceTime`). This stays for what SDL
+/// reads at its pumps (the console where its devices cannot be read otherwise).
+///
 /// SDL 2 stamps an event when it queues it, to the millisecond, not when it happened. Where
 /// the driver reads its device only when the loop pumps (KMSDRM's evdev reader does, once
 /// a frame), every touch of a frame gets the pump's stamp: at 60 fps that is at most a
