@@ -66,6 +66,37 @@ import Testing
         #expect(app.waitForExit(timeout: 5) == 0)
     }
 
+    /// The device closes 5 s after the last input event, however the worker learnt of it:
+    /// a press (which opens the device) and a release sent as two events once kept it
+    /// open 10 s, the release noticed only at the press's deadline and counted from then.
+    /// SDL's disk driver writes 512 samples per 10 ms or slower while the device is open,
+    /// so the file's length bounds how long it was: 7.5 s at most (10 s is 480 000 or more).
+    @Test func theDeviceClosesFiveSecondsAfterTheLastInputEvent() throws {
+        let server = try #require(try XServer())
+        let raw = CLI.temporaryPath("close-audio.raw")
+        let app = try LiveApp([], on: server, environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw])
+        let window = try #require(try server.window(named: "Overscroll"))
+        try server.tool("xdotool", ["mousemove", "--window", window, "240", "300"])
+        Thread.sleep(forTimeInterval: 1)
+        let before = Self.samples(raw).count
+        try server.tool("xdotool", ["mousedown", "1"])
+        Thread.sleep(forTimeInterval: 0.3)
+        try server.tool("xdotool", ["mouseup", "1"])
+        // Poll until the file has stopped growing for 1.5 s: the device closed.
+        var count = Self.samples(raw).count, stillSince = Date()
+        let giveUp = Date().addingTimeInterval(40)
+        while Date().timeIntervalSince(stillSince) < 1.5 && Date() < giveUp {
+            Thread.sleep(forTimeInterval: 0.1)
+            let now = Self.samples(raw).count
+            if now != count { count = now; stillSince = Date() }
+        }
+        let written = count - before
+        #expect(written > 0, "the press did not open the device: \(app.stderr)")
+        #expect(written <= 384_000, "\(written) samples: the device stayed open about \(written / 48_000) s after the press")
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 5) == 0)
+    }
+
     static func samples(_ path: String) -> [Float] {
         let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }

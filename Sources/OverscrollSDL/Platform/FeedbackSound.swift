@@ -15,7 +15,8 @@ import Workers
 /// ("sound") starts the subsystem and opens the device when a touch begins (`prepare`:
 /// the finger needs well over 100 ms to pull to the threshold, the device opens in a few
 /// ms), queues the tick (`play`), and closes both `idleClose` seconds after the last
-/// input. The frame loop only bumps counters and, when the device is closed, wakes the
+/// input event (its time, stored by the frame loop: a release the worker only noticed when
+/// it woke at the press's deadline once counted from then, closing after 10 s, not 5). The frame loop only bumps counters and, when the device is closed, wakes the
 /// worker: it never waits on an open or a close.
 public final class FeedbackSound {
     /// Seconds without input before the device closes.
@@ -29,13 +30,13 @@ public final class FeedbackSound {
         /// Bumped for every frame in which a touch began (or a key went down): the worker
         /// opens the device.
         let touches = Atomic<Int>(0)
-        /// Bumped for every frame with input (a finger moving, a hovering mouse too): the
-        /// worker keeps an open device open.
-        let activity = Atomic<Int>(0)
+        /// The monotonic time (`Double.bitPattern`) of the last frame with input (a finger
+        /// moving, a hovering mouse too): the worker closes `idleClose` seconds after it.
+        let lastInput = Atomic<UInt64>(0)
         /// Bumped for every tick.
         let plays = Atomic<Int>(0)
         /// Whether the device is open or being opened: while it is, input need not wake
-        /// the worker (it looks at `activity` before it closes).
+        /// the worker (it looks at `lastInput` before it closes).
         let open = Atomic<Bool>(false)
     }
 
@@ -64,7 +65,7 @@ public final class FeedbackSound {
     /// touch begins with the device closed.
     public func prepare(touchBegan: Bool) {
         guard let worker else { return }
-        requests.activity.add(1, ordering: .sequentiallyConsistent)
+        requests.lastInput.store(MonotonicClock.now().bitPattern, ordering: .sequentiallyConsistent)
         guard touchBegan else { return }
         requests.touches.add(1, ordering: .sequentiallyConsistent)
         if !requests.open.load(ordering: .sequentiallyConsistent) { worker.wake() }
@@ -122,16 +123,14 @@ public final class FeedbackSound {
     private static func serve(_ requests: Requests, samples: [Float], signal: Worker.Signal) {
         var device: SDL_AudioDeviceID = 0
         var openedAt = 0.0, lastUse = 0.0
-        var seenTouches = 0, seenActivity = 0, seenPlays = 0
+        var seenTouches = 0, seenPlays = 0
         while true {
             let stopping = signal.isStopping
             let touches = requests.touches.load(ordering: .sequentiallyConsistent)
-            let activity = requests.activity.load(ordering: .sequentiallyConsistent)
+            let lastInput = Double(bitPattern: requests.lastInput.load(ordering: .sequentiallyConsistent))
             let plays = requests.plays.load(ordering: .sequentiallyConsistent)
-            if activity != seenActivity || plays != seenPlays {
-                seenActivity = activity
-                lastUse = MonotonicClock.now()
-            }
+            lastUse = max(lastUse, lastInput)
+            if plays != seenPlays { lastUse = max(lastUse, MonotonicClock.now()) }
             if touches != seenTouches || plays != seenPlays {
                 seenTouches = touches
                 if device == 0 {
