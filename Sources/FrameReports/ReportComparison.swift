@@ -46,9 +46,9 @@ public struct ReportComparison: Sendable, Equatable {
         let b = base.overall, n = new.overall
         for (label, key) in [("interval", \GroupSummary.intervalMs), ("cpu", \.cpuMs), ("latency", \.latencyMs)] {
             let bm = b[keyPath: key], nm = n[keyPath: key]
-            add("\(label) p50", "ms", bm?.p50, nm?.p50, gated: true)
-            add("\(label) p95", "ms", bm?.p95, nm?.p95, gated: true)
-            add("\(label) p99", "ms", bm?.p99, nm?.p99, gated: true)
+            for (field, name) in [(\MetricPercentiles.p50, "p50"), (\.p95, "p95"), (\.p99, "p99")] {
+                add("\(label) \(name)", "ms", b.percentile("\(label)_ms", field, name), n.percentile("\(label)_ms", field, name), gated: true)
+            }
             add("\(label) p99.9", "ms", bm?.p99_9, nm?.p99_9, gated: false)
             add("\(label) max", "ms", bm?.max, nm?.max, gated: false)
         }

@@ -33,7 +33,8 @@ extension GroupSummary {
         }
         for (name, metric) in [("interval_ms", intervalMs), ("cpu_ms", cpuMs), ("latency_ms", latencyMs)] {
             guard let metric else { continue }
-            let values = [metric.min, metric.p50, metric.p90, metric.p95, metric.p99, metric.p99_9, metric.max]
+            // NaN: a gated percentile the file left out (`absentKeys`), MISSING, not wrong.
+            let values = [metric.min, metric.p50, metric.p90, metric.p95, metric.p99, metric.p99_9, metric.max].filter { !$0.isNaN }
             guard values.allSatisfy({ $0.isFinite && $0 >= 0 }), metric.mean.isFinite, metric.mean >= 0 else {
                 return "\(name) holds a negative or non-finite time"
             }

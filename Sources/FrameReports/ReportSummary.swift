@@ -91,6 +91,9 @@ public struct GroupSummary: Sendable, Equatable {
     public var latencyMs: MetricPercentiles?
     public var avgFPS: Double?
     public var onePercentLowFPS: Double?
+    /// Gated keys a summary.json read back lacked ("janky_frames", "cpu_ms.p95"): a
+    /// comparison marks their metrics MISSING rather than calling the file corrupt.
+    public var absentKeys: Set<String> = []
 
     public init(frames: Int, jankyFrames: Int, missedVsyncs: Int, overBudgetFrames: Int,
                 durationSeconds: Double, intervalMs: MetricPercentiles?, cpuMs: MetricPercentiles?,
@@ -116,7 +119,22 @@ public struct GroupSummary: Sendable, Equatable {
     }
 
     /// Janky frames as a percentage of all frames; nil with no frames.
-    public var jankyPercent: Double? { frames > 0 ? 100 * Double(jankyFrames) / Double(frames) : nil }
+    public var jankyPercent: Double? {
+        frames > 0 && !absentKeys.contains("janky_frames") ? 100 * Double(jankyFrames) / Double(frames) : nil
+    }
+
+    /// One percentile of a metric ("interval_ms", \.p95, "p95"), nil where the summary
+    /// has no such metric or lacked that key.
+    public func percentile(_ metric: String, _ field: KeyPath<MetricPercentiles, Double>, _ key: String) -> Double? {
+        guard !absentKeys.contains("\(metric).\(key)") else { return nil }
+        let block: MetricPercentiles? = switch metric {
+        case "interval_ms": intervalMs
+        case "cpu_ms": cpuMs
+        case "latency_ms": latencyMs
+        default: nil
+        }
+        return block?[keyPath: field]
+    }
     public var overBudgetPercent: Double? { frames > 0 ? 100 * Double(overBudgetFrames) / Double(frames) : nil }
 }
 
@@ -143,15 +161,38 @@ extension GroupSummary: Codable {
 
     init(from c: KeyedDecodingContainer<SummaryKey>) throws {
         frames = try c.decode(Int.self, forKey: SummaryKey("frames"))
-        jankyFrames = try c.decode(Int.self, forKey: SummaryKey("janky_frames"))
+        // A gated count or percentile left out is MISSING in a comparison, not "corrupt".
+        if let janky = try c.decodeIfPresent(Int.self, forKey: SummaryKey("janky_frames")) {
+            jankyFrames = janky
+        } else {
+            jankyFrames = 0
+            absentKeys.insert("janky_frames")
+        }
         missedVsyncs = try c.decode(Int.self, forKey: SummaryKey("missed_vsyncs"))
         overBudgetFrames = try c.decode(Int.self, forKey: SummaryKey("over_budget_frames"))
         durationSeconds = try c.decode(Double.self, forKey: SummaryKey("duration_s"))
-        intervalMs = try c.decodeIfPresent(MetricPercentiles.self, forKey: SummaryKey("interval_ms"))
-        cpuMs = try c.decodeIfPresent(MetricPercentiles.self, forKey: SummaryKey("cpu_ms"))
-        latencyMs = try c.decodeIfPresent(MetricPercentiles.self, forKey: SummaryKey("latency_ms"))
+        intervalMs = try Self.percentiles(c, "interval_ms", absent: &absentKeys)
+        cpuMs = try Self.percentiles(c, "cpu_ms", absent: &absentKeys)
+        latencyMs = try Self.percentiles(c, "latency_ms", absent: &absentKeys)
         avgFPS = try c.decodeIfPresent(Double.self, forKey: SummaryKey("avg_fps"))
         onePercentLowFPS = try c.decodeIfPresent(Double.self, forKey: SummaryKey("one_percent_low_fps"))
+    }
+
+    /// The percentiles under `key`, if present; a gated one (p50, p95, p99) left out is
+    /// named in `absent` and held as NaN, which nothing reads past `percentile(_:_:_:)`.
+    static func percentiles(_ c: KeyedDecodingContainer<SummaryKey>, _ key: String,
+                            absent: inout Set<String>) throws -> MetricPercentiles? {
+        guard try c.contains(SummaryKey(key)) && !c.decodeNil(forKey: SummaryKey(key)) else { return nil }
+        let p = try c.nestedContainer(keyedBy: MetricPercentiles.CodingKeys.self, forKey: SummaryKey(key))
+        func gated(_ field: MetricPercentiles.CodingKeys) throws -> Double {
+            if let value = try p.decodeIfPresent(Double.self, forKey: field) { return value }
+            absent.insert("\(key).\(field.stringValue)")
+            return .nan
+        }
+        return MetricPercentiles(count: try p.decode(Int.self, forKey: .count), min: try p.decode(Double.self, forKey: .min),
+                                 p50: try gated(.p50), p90: try p.decode(Double.self, forKey: .p90), p95: try gated(.p95),
+                                 p99: try gated(.p99), p99_9: try p.decode(Double.self, forKey: .p99_9),
+                                 max: try p.decode(Double.self, forKey: .max), mean: try p.decode(Double.self, forKey: .mean))
     }
 
     // Absent values are written as null, not left out: every summary has the same keys.

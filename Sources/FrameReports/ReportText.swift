@@ -23,14 +23,16 @@ public enum ReportText {
         out += "\n"
         out += table([
             ["frames", "janky", "missed vsyncs", "over budget", "avg fps", "1% low fps"],
-            [String(o.frames), "\(o.jankyFrames) (\(percent(o.jankyPercent)))", String(o.missedVsyncs),
+            [String(o.frames), o.jankyPercent == nil && o.frames > 0 ? "-" : "\(o.jankyFrames) (\(percent(o.jankyPercent)))", String(o.missedVsyncs),
              "\(o.overBudgetFrames) (\(percent(o.overBudgetPercent)))", optional(o.avgFPS, 1), optional(o.onePercentLowFPS, 1)],
         ], rightAligned: Set(0..<6))
         out += "\n"
         var metrics: [[String]] = [["ms", "min", "p50", "p90", "p95", "p99", "p99.9", "max", "samples"]]
         for (name, p) in [("interval", o.intervalMs), ("cpu", o.cpuMs), ("latency", o.latencyMs)] {
             if let p {
-                metrics.append([name, ms(p.min), ms(p.p50), ms(p.p90), ms(p.p95), ms(p.p99), ms(p.p99_9), ms(p.max), String(p.count)])
+                // NaN: a percentile the file left out.
+                let shown = [p.min, p.p50, p.p90, p.p95, p.p99, p.p99_9, p.max].map { $0.isNaN ? "-" : ms($0) }
+                metrics.append([name] + shown + [String(p.count)])
             } else {
                 metrics.append([name, "-", "-", "-", "-", "-", "-", "-", "0"])
             }
@@ -43,8 +45,9 @@ public enum ReportText {
             guard let g = s.state(state) else { continue }
             states.append([state.rawValue, String(g.frames), "\(g.jankyFrames) (\(percent(g.jankyPercent)))",
                            String(g.missedVsyncs), String(g.overBudgetFrames), optional(g.avgFPS, 1),
-                           optional(g.onePercentLowFPS, 1), optional(g.intervalMs?.p50, 3),
-                           optional(g.intervalMs?.p99, 3), optional(g.cpuMs?.p99, 3), optional(g.latencyMs?.p99, 3)])
+                           optional(g.onePercentLowFPS, 1), optional(g.percentile("interval_ms", \.p50, "p50"), 3),
+                           optional(g.percentile("interval_ms", \.p99, "p99"), 3), optional(g.percentile("cpu_ms", \.p99, "p99"), 3),
+                           optional(g.percentile("latency_ms", \.p99, "p99"), 3)])
         }
         out += table(states, rightAligned: Set(1..<11))
         if s.traceFramesKept < o.frames {

@@ -85,7 +85,8 @@ public struct MetricPercentiles: Sendable, Codable, Equatable {
         self.mean = mean
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// Public: a summary read back decodes these keys one by one (FrameReports).
+    public enum CodingKeys: String, CodingKey {
         case count, min, p50, p90, p95, p99, p99_9 = "p99.9", max, mean
     }
 }
