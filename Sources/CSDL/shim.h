@@ -51,6 +51,22 @@ static inline int CSDL_NativeConnection(SDL_Window *window, int *subsystem, void
     return 1;
 }
 
+// An SDL_SYSWMEVENT's message (SDL_SysWMmsg), mirrored as SDL_SysWMinfo is above: the
+// version, the subsystem, then on X11 the XEvent, whose leading members every X event
+// shares (XAnyEvent: type, serial, send_event, display, window).
+typedef struct CSDL_WMMessage {
+    SDL_version version;
+    int subsystem;
+    union { struct { int type; unsigned long serial; int send_event; void *display; unsigned long window; } any; Uint8 room[192]; } msg;
+} CSDL_WMMessage;
+
+// Whether the event is X11's ConfigureNotify (22) for `root`: the screen changed size.
+static inline int CSDL_X11RootConfigured(const SDL_Event *event, unsigned long root) {
+    if (event->type != SDL_SYSWMEVENT || root == 0 || !event->syswm.msg) return 0;
+    const CSDL_WMMessage *message = (const CSDL_WMMessage *)event->syswm.msg;
+    return message->subsystem == CSDL_SYSWM_X11 && message->msg.any.type == 22 && message->msg.any.window == root;
+}
+
 // The X11 window's XID (0 on other drivers), for drawing requests of our own on it.
 static inline unsigned long CSDL_X11Window(SDL_Window *window) {
     CSDL_WMInfo info;

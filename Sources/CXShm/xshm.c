@@ -131,6 +131,16 @@ int ovs_x11_root_size(void *display, int *width, int *height) {
     return w > 0 && h > 0;
 }
 
+unsigned long ovs_x11_watch_root_size(void *display) {
+    Window root = DefaultRootWindow((Display *)display);
+    XWindowAttributes attributes;
+    // Added to what this connection (SDL's) already asked of the root window, not instead.
+    if (!XGetWindowAttributes(display, root, &attributes)) return 0;
+    XSelectInput(display, root, attributes.your_event_mask | StructureNotifyMask);
+    XFlush(display);
+    return root;
+}
+
 int ovs_x11_events_already_queued(void *display) { return XEventsQueued(display, QueuedAlready); }
 
 void ovs_x11_on_connection_lost(int (*handler)(void *display)) { XSetIOErrorHandler((XIOErrorHandler)handler); }

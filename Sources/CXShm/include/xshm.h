@@ -34,6 +34,9 @@ void ovs_shm_image_destroy(ovs_shm_image *image);
 int ovs_x11_connection_number(void *display);
 int ovs_x11_root_size(void *display, int *width, int *height);
 int ovs_x11_events_already_queued(void *display);
+// Asks for the root window's ConfigureNotify (the screen resized: xrandr, a monitor
+// swapped) on this connection, so it arrives as an event; returns the root's XID, 0 on failure.
+unsigned long ovs_x11_watch_root_size(void *display);
 void ovs_x11_on_connection_lost(int (*handler)(void *display));
 // The default X screen's density in dots per inch, on a connection of our own to $DISPLAY
 // (SDL's is not reachable before a window exists); 0 when unknown.

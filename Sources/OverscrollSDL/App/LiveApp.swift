@@ -110,7 +110,7 @@ public final class LiveApp {
         var why = ""
         consoleInput = ConsoleInput.open(videoDriver: display.videoDriver, why: &why)
         if consoleInput == nil, !why.isEmpty { warn("input: libinput cannot be had (\(why)); SDL reads the devices itself") }
-        screen = ScreenFollower(native: native)
+        screen = ScreenFollower(native: native, watch: options.followScreen)
         let wake: @Sendable () -> Void = {
             var event = SDL_Event()
             event.type = SDL_USEREVENT.rawValue
@@ -308,6 +308,8 @@ public final class LiveApp {
         if consoleInput != nil, ConsoleInput.readsAlso(event) { return true }
         // Real seconds for now; `run` turns them into model time once the frame's is known.
         let time = clock.stamp(of: event)
+        // The screen changed size: the window follows on the loop's next turn.
+        if screen.noticed(event) { return true }
         // The window's pixels were lost (uncovered without a compositor): show them again.
         if event.type == SDL_WINDOWEVENT.rawValue, event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue) {
             session.painter.invalidate()

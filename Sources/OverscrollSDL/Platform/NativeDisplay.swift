@@ -38,6 +38,16 @@ struct NativeDisplay {
         }
     }
 
+    /// Has the X server send the root window's size changes as events (SDL hands them on
+    /// as SDL_SYSWMEVENT, which this turns on), so a loop asleep on input wakes for one.
+    /// The root window's XID, for `isScreenResize`; 0 on other servers.
+    func watchScreenSize() -> UInt {
+        guard kind == .x11, let connection else { return 0 }
+        let root = ovs_x11_watch_root_size(UnsafeMutableRawPointer(connection))
+        if root != 0 { SDL_EventState(SDL_SYSWMEVENT.rawValue, SDL_ENABLE) }
+        return root
+    }
+
     /// A name for messages: "X server :1" or "Wayland compositor wayland-0".
     var serverName: String {
         switch kind {
