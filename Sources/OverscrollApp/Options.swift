@@ -14,7 +14,7 @@ extension ResolvedSettings {
             throw Failure(error.description, code: 66)
         }
         var rows = SampleRows.rows
-        if let path = text(.content) {
+        if let path = contentPath {
             do { rows = try ContentFile.rows(fromFile: path) } catch {
                 // Memory the process cannot get is the machine's state (69), not the file's (66).
                 if case .noMemory = error.reason { throw Failure(error.description, code: 69) }
@@ -95,8 +95,21 @@ extension ResolvedSettings {
         for trick in display.tricks { warn(trick.line) }
     }
 
-    /// Where the rows came from, in words: the `--content` file or the built-in sample.
-    var rowsOrigin: String { text(.content).map { TextLines.cut($0) } ?? SampleRows.origin }
+    /// The rows' file: `--content`, else `$OVERSCROLL_ASSETS/content/sample.txt` where that
+    /// folder has one (new sample rows tried without a rebuild), else none: the built-in sample.
+    var contentPath: String? {
+        if let path = text(.content) { return path }
+        guard let folder = getenv("OVERSCROLL_ASSETS").map({ String(cString: $0) }), !folder.isEmpty else { return nil }
+        let path = folder + "/content/sample.txt"
+        return access(path, F_OK) == 0 ? path : nil
+    }
+
+    /// Where the rows came from, in words: the `--content` file, the assets folder's
+    /// sample or the built-in sample.
+    var rowsOrigin: String {
+        if text(.content) == nil, let path = contentPath { return "\(TextLines.cut(path)) ($OVERSCROLL_ASSETS)" }
+        return contentPath.map { TextLines.cut($0) } ?? SampleRows.origin
+    }
 
     /// The `--verbose` line about the rows, so a list that is not the expected one says why.
     func describeRows(_ settings: AppSettings) {
