@@ -11,13 +11,13 @@ struct Report: ParsableCommand {
         abstract: "Print a frame-timing report, or compare two and flag regressions.",
         usage: "overscroll report <dir> [<new>] [--tolerance <pct>]",
         discussion: """
-        With one directory, prints its summary.json as tables. With two, compares NEW against BASE metric by metric; a regression is p50/p95/p99 of interval, cpu or latency, the janky share, or the 1% low fps getting worse by more than --tolerance percent. A gated metric missing from either report fails the comparison too.
+        With one directory, prints its summary.json as tables. With two, compares NEW against the first (BASE) metric by metric; a regression is p50/p95/p99 of interval, cpu or latency, the janky share, or the 1% low fps getting worse by more than --tolerance percent. A gated metric missing from either report fails the comparison too.
 
         Exit status: 0 no regression; 1 a regression or a gated metric missing; 74 standard output cannot be written; 65 a report that is corrupt or from an incompatible version; 66 a directory that is missing or not a report; 64 bad options.
         """
     )
 
-    @Argument(help: "A report directory (the BASE when comparing).")
+    @Argument(help: ArgumentHelp("A report directory; when comparing, the BASE.", valueName: "dir"))
     var base: String
 
     @Argument(help: "A second report directory to compare against the first.")

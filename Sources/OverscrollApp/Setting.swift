@@ -133,7 +133,7 @@ enum Setting: String, CaseIterable {
                  defaultValue: .number(10), valueName: "n", example: "30")
         case .renderer:
             Spec(kind: .choice(RendererChoice.allCases.map(\.rawValue)), source: .shared(.option(\.renderer)),
-                 meaning: "Draw with the CPU into the window surface, with the GPU, or auto: the GPU only where OpenGL is not a software rasterizer",
+                 meaning: "cpu: draw with the CPU into the window surface; gpu: with the GPU (OpenGL); auto: the GPU only where OpenGL is not a software rasterizer",
                  defaultValue: .text("auto"), valueName: "mode", example: "cpu",
                  inReplay: "honoured with --window; headless draws on the CPU")
         case .verbose:
