@@ -64,7 +64,8 @@ import Testing
         let placeholders = lines.filter { $0.contains(placeholder) }
         let runnable = lines.filter { !$0.contains(placeholder) }
         #expect(!placeholders.isEmpty && runnable.count >= 3, "\(lines)")
-        #expect(Self.readme.contains("In capitals, yours to fill in"))
+        #expect(Self.readme.contains("In capitals, yours to fill in (first line); the other three run as written"))
+        #expect(placeholders.count == 1 && runnable.count == 3, "\(lines)")
         let folder = CLI.temporaryPath("readme")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/Assets", withDestinationPath: CLI.packageRoot + "/Assets")
