@@ -31,7 +31,8 @@ public enum InputOpening {
                             inheritedPipes: Bool = false) throws(Refusal) -> Int32 {
         let shown = "'\(OutsideText.escaped(TextLines.cut(path)))'"
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
-        let fd = bytes.map { b in (b + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, flags) } } }
+        // The type said: Swift 6.0 (the arm64 build's) cannot infer it through map and ??.
+        let fd: Int32 = bytes.map { b in (b + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, flags) } } }
             ?? Glibc.open(path, flags)
         guard fd >= 0 else {
             let code = errno

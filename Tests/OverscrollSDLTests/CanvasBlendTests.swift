@@ -36,6 +36,26 @@ extension SDLSuite { @Suite struct CanvasBlendTests {
         #expect(differences == 0, "\(differences) pixels differ from SDL's blit, the first at \(String(describing: first))")
     }
 
+    /// A row fill stores each pixel's exact 32 bits, the top bit set or not: the fill goes
+    /// through `wchar_t`, signed on x86_64 and unsigned on aarch64 (a conversion that
+    /// assumed either sign traps or changes pixels on the other). Guards around it stay.
+    @Test func fillingARowStoresEveryBitOfThePixelAndNothingPastIt() throws {
+        for pixel: UInt32 in [0xFFFF_FFFF, 0x8000_0000, 0xFF80_4020, 0x7FFF_FFFF, 0x0000_0080, 0] {
+            var buffer = [UInt32](repeating: 0x1234_5678, count: 4 * 40)
+            buffer.withUnsafeMutableBufferPointer { all in
+                var format = SDL_PixelFormat()
+                format.format = SDL_PIXELFORMAT_RGB888.rawValue
+                withUnsafeMutablePointer(to: &format) { format in
+                    let canvas = WindowCanvas(pixels: all.baseAddress! + 40, stride: 40, width: 33, height: 2, format: format)
+                    canvas.fill(row: 1, from: -2, to: 50, pixel: pixel)
+                }
+            }
+            #expect(buffer[80..<113].allSatisfy { $0 == pixel }, "pixel \(String(pixel, radix: 16)): \(buffer[80..<113].map { String($0, radix: 16) })")
+            #expect(buffer[0..<80].allSatisfy { $0 == 0x1234_5678 } && buffer[113...].allSatisfy { $0 == 0x1234_5678 },
+                    "pixel \(String(pixel, radix: 16)) written outside row 1's 33 pixels")
+        }
+    }
+
     /// An image half off the surface, blended with a clip that reaches past the surface
     /// too (as the overlays' rectangle under a flash can), writes only inside the surface.
     @Test func blendingPastTheEdgeWritesOnlyTheSurface() throws {

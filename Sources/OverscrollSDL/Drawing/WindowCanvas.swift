@@ -54,8 +54,17 @@ struct WindowCanvas {
     func fill(row: Int32, from: Int32, to: Int32, pixel: UInt32) {
         let from = max(0, from), to = min(bounds.w, to)
         guard row >= 0, row < bounds.h, from < to else { return }
-        UnsafeMutableRawPointer(pixels + Int(row) * stride + Int(from)).withMemoryRebound(to: wchar_t.self, capacity: Int(to - from)) {
-            _ = wmemset($0, Int32(bitPattern: pixel), Int(to - from))
+        Self.fill(pixels + Int(row) * stride + Int(from), count: Int(to - from), with: pixel)
+    }
+
+    /// `count` pixels at `start` set to `pixel` by glibc's `wmemset`: a 32-bit fill with
+    /// ordinary stores, vectorized. `wchar_t` is 32 bits on every Linux this builds for, but
+    /// signed on x86_64 and unsigned on aarch64: the pixel goes through the platform's own
+    /// type (`truncatingIfNeeded` is the bit pattern either way), never a fixed Int32/UInt32.
+    static func fill(_ start: UnsafeMutablePointer<UInt32>, count: Int, with pixel: UInt32) {
+        precondition(MemoryLayout<wchar_t>.size == MemoryLayout<UInt32>.size, "wchar_t is not 32 bits here")
+        UnsafeMutableRawPointer(start).withMemoryRebound(to: wchar_t.self, capacity: count) {
+            _ = wmemset($0, wchar_t(truncatingIfNeeded: pixel), count)
         }
     }
 
