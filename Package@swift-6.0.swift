@@ -10,6 +10,8 @@
 //   OverscrollKitTests, the suite that uses it.
 import PackageDescription
 
+import PackageDescription
+
 let package = Package(
     name: "Overscroll",
     // No `platforms`: Linux only (prctl, glibc signal handling, SDL from Debian); macOS does not build.
@@ -57,6 +59,10 @@ let package = Package(
         // (no GBM, EGL or Mesa), the virtual terminal's switches, and the facts the
         // choice between it and OpenGL is made from. C, for libdrm's structs and ioctls.
         .target(name: "CDRM", dependencies: ["CLibDRM"]),
+        // The console's input through libinput over udev (Debian's libinput-dev,
+        // libudev-dev): touch panels of every kind, pointers scaled to the screen, the
+        // kernel's event times, hot-plug. C, so Swift sees only flattened values.
+        .target(name: "CInput", linkerSettings: [.linkedLibrary("input"), .linkedLibrary("udev")]),
         // Thread naming and a join with a time limit: glibc declares them only under
         // _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CWorker"),
@@ -83,7 +89,7 @@ let package = Package(
         .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor", "Workers"]),
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
-        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "CDRM", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
+        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "CDRM", "CInput", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
         // `overscroll`: blocks every signal and execs overscroll-app. C with no Swift in it:
         // `-nostartfiles` leaves out Swift's image registration (swiftrt.o), which would pull
         // the whole runtime into a static program.
@@ -117,7 +123,7 @@ let package = Package(
         .testTarget(name: "ConfigReaderTests", dependencies: ["ConfigReader"]),
         .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "TestSupport"]),
         .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers", "TestSupport"]),
-        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "CDRM", "TestSupport"]),
+        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "CDRM", "CInput", "TestSupport"]),
         .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
