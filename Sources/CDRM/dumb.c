@@ -20,9 +20,10 @@ typedef struct {
     uint64_t size;
     uint32_t *pixels;       // mapped
     uint32_t fb;            // the framebuffer over it (0: none yet)
-    int fb_offset;          // the ring row the framebuffer starts from (framebuffer offsets)
-    int width, height, rows;
-    int offset;             // the row the acquired frame shows from
+    uint32_t fb_offset;     // the byte the framebuffer starts from (framebuffer offsets)
+    int width, height;      // shown
+    int columns, rows;      // the memory: a ring is wider (a turned screen's) or taller
+    int x, y;               // the pixel the acquired frame shows from
     int fresh;              // never handed out, or its contents no longer on any screen
 } Buffer;
 
@@ -320,15 +321,16 @@ static void drop(ovs_drm *d, Buffer *b) {
     memset(b, 0, sizeof *b);
 }
 
-// A framebuffer showing the buffer from ring row `offset` on (framebuffer offsets), or
-// all its rows (source rectangle): remade only while the buffer is off the screen.
-static int framebuffer(ovs_drm *d, Buffer *b, int offset) {
-    int fb_offset = d->info.source_offset ? 0 : offset;
+// A framebuffer showing the buffer from pixel (`x`, `y`) on (framebuffer offsets: a ring
+// row, or a turned screen's ring column, 4 bytes a pixel on), or all of it (source
+// rectangle): remade only while the buffer is off the screen.
+static int framebuffer(ovs_drm *d, Buffer *b, int x, int y) {
+    uint32_t fb_offset = d->info.source_offset ? 0 : (uint32_t)y * b->pitch + (uint32_t)x * 4;
     if (b->fb && b->fb_offset == fb_offset) return 1;
     drop_fb(d, b);
-    uint32_t handles[4] = { b->handle }, pitches[4] = { b->pitch }, offsets[4] = { (uint32_t)fb_offset * b->pitch };
-    int height = d->info.source_offset ? b->rows : b->height;
-    if (drmModeAddFB2(d->fd, (uint32_t)b->width, (uint32_t)height, DRM_FORMAT_XRGB8888, handles, pitches, offsets, &b->fb, 0) != 0) {
+    uint32_t handles[4] = { b->handle }, pitches[4] = { b->pitch }, offsets[4] = { fb_offset };
+    int width = d->info.source_offset ? b->columns : b->width, height = d->info.source_offset ? b->rows : b->height;
+    if (drmModeAddFB2(d->fd, (uint32_t)width, (uint32_t)height, DRM_FORMAT_XRGB8888, handles, pitches, offsets, &b->fb, 0) != 0) {
         b->fb = 0;
         if (lost_errno(errno)) d->broken = 1;
         return 0;
@@ -337,14 +339,14 @@ static int framebuffer(ovs_drm *d, Buffer *b, int offset) {
     return 1;
 }
 
-static int make(ovs_drm *d, Buffer *b, int width, int height, int rows) {
-    struct drm_mode_create_dumb create = { .width = (uint32_t)width, .height = (uint32_t)rows, .bpp = 32 };
+static int make(ovs_drm *d, Buffer *b, int width, int height, int columns, int rows) {
+    struct drm_mode_create_dumb create = { .width = (uint32_t)columns, .height = (uint32_t)rows, .bpp = 32 };
     if (drmIoctl(d->fd, DRM_IOCTL_MODE_CREATE_DUMB, &create) != 0) {
         if (lost_errno(errno)) d->broken = 1;
         return 0;
     }
     *b = (Buffer){ .handle = create.handle, .pitch = create.pitch, .size = create.size, .width = width, .height = height,
-                   .rows = rows, .fresh = 1 };
+                   .columns = columns, .rows = rows, .fresh = 1 };
     struct drm_mode_map_dumb map = { .handle = create.handle };
     if (drmIoctl(d->fd, DRM_IOCTL_MODE_MAP_DUMB, &map) != 0) { drop(d, b); return 0; }
     void *pixels = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd, (off_t)map.offset);
@@ -384,15 +386,15 @@ static void probe(ovs_drm *d) {
     d->probed_ms = now_ms();
 }
 
-uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offset, int most, int timeout_ms,
-                          int *stride, int *index, int *fresh) {
+uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int columns, int rows, int x, int y, int most,
+                          int timeout_ms, int *stride, int *index, int *fresh) {
     d->current = -1;
     if (d->broken || !d->active) return NULL;
-    if (width <= 0 || height <= 0 || offset < 0 || rows < height + offset) return NULL;
+    if (width <= 0 || height <= 0 || x < 0 || y < 0 || columns < width + x || rows < height + y) return NULL;
     if (width > d->info.width || height > d->info.height) return NULL;
     for (int i = 0; i < d->count; i++) {
         Buffer *b = &d->buffers[i];
-        if (b->width != width || b->height != height || b->rows != rows) {
+        if (b->width != width || b->height != height || b->columns != columns || b->rows != rows) {
             // Another size: all go, the shown one too (the mode is set again with the next).
             for (int j = 0; j < d->count; j++) drop(d, &d->buffers[j]);
             d->count = 0;
@@ -410,7 +412,7 @@ uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offse
             break;
         }
         if (d->current < 0 && d->count < most && d->count < ovs_drm_most) {
-            if (!make(d, &d->buffers[d->count], width, height, rows)) return NULL;
+            if (!make(d, &d->buffers[d->count], width, height, columns, rows)) return NULL;
             d->current = d->count++;
         }
         if (d->current >= 0) break;
@@ -419,8 +421,9 @@ uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offse
         if (pump(d, (int)left + 1) < 0) return NULL;
     }
     Buffer *b = &d->buffers[d->current];
-    if (!framebuffer(d, b, offset)) { d->current = -1; return NULL; }
-    b->offset = offset;
+    if (!framebuffer(d, b, x, y)) { d->current = -1; return NULL; }
+    b->x = x;
+    b->y = y;
     d->damaged = 0;
     *stride = (int)(b->pitch / 4);
     *index = d->current;
@@ -431,9 +434,10 @@ uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offse
 
 void ovs_drm_damage(ovs_drm *d, int x, int y, int width, int height) {
     if (!d->info.damage_clips || d->current < 0 || width <= 0 || height <= 0) return;
-    // Framebuffer coordinates: the window's rows from the plane's source row on.
-    int top = y + (d->info.source_offset ? d->buffers[d->current].offset : 0);
-    struct drm_mode_rect r = { x, top, x + width, top + height };
+    // Framebuffer coordinates: the window's pixels from the plane's source pixel on.
+    const Buffer *shown = &d->buffers[d->current];
+    int left = x + (d->info.source_offset ? shown->x : 0), top = y + (d->info.source_offset ? shown->y : 0);
+    struct drm_mode_rect r = { left, top, left + width, top + height };
     if (d->damaged < 8) { d->damage[d->damaged++] = r; return; }
     struct drm_mode_rect *b = &d->damage[7];
     if (r.x1 < b->x1) b->x1 = r.x1;
@@ -446,10 +450,10 @@ static int commit_atomic(ovs_drm *d, Buffer *b) {
     drmModeAtomicReq *req = drmModeAtomicAlloc();
     if (!req) return -1;
     uint32_t p = d->plane_id;
-    int src_y = d->info.source_offset ? b->offset : 0;
+    int src_x = d->info.source_offset ? b->x : 0, src_y = d->info.source_offset ? b->y : 0;
     drmModeAtomicAddProperty(req, p, d->p_fb, b->fb);
     drmModeAtomicAddProperty(req, p, d->p_crtc, d->crtc_id);
-    drmModeAtomicAddProperty(req, p, d->p_src_x, 0);
+    drmModeAtomicAddProperty(req, p, d->p_src_x, (uint64_t)src_x << 16);
     drmModeAtomicAddProperty(req, p, d->p_src_y, (uint64_t)src_y << 16);
     drmModeAtomicAddProperty(req, p, d->p_src_w, (uint64_t)b->width << 16);
     drmModeAtomicAddProperty(req, p, d->p_src_h, (uint64_t)b->height << 16);
@@ -482,8 +486,8 @@ int ovs_drm_commit(ovs_drm *d) {
     int r;
     if (d->modeset) {
         // Blocking, once: the mode, the connector and the first frame.
-        int y = d->info.source_offset ? b->offset : 0;
-        r = drmModeSetCrtc(d->fd, d->crtc_id, b->fb, 0, (uint32_t)y, &d->connector_id, 1, &d->mode);
+        int x = d->info.source_offset ? b->x : 0, y = d->info.source_offset ? b->y : 0;
+        r = drmModeSetCrtc(d->fd, d->crtc_id, b->fb, (uint32_t)x, (uint32_t)y, &d->connector_id, 1, &d->mode);
         if (r == 0) {
             d->modeset = 0;
             d->shown = index;

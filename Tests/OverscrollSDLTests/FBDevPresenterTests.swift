@@ -184,7 +184,7 @@ extension SDLSuite { @Suite struct FBDevPresenterTests {
         let chain = FBDevChain(device: try fake.open(), terminal: nil)
         let handle = chain.device.handle
         func frame(_ colour: UInt32, damage: (Int32, Int32, Int32, Int32)?) -> ChainBuffer? {
-            guard let got = chain.acquire(width: 64, height: 32, rows: 32, offset: 0, most: 1, timeoutMs: 0) else { return nil }
+            guard let got = chain.acquire(BufferShape(width: 64, height: 32), most: 1, timeoutMs: 0) else { return nil }
             for i in 0..<(64 * 32) { got.pixels[i] = colour }
             if let d = damage { chain.damage(x: d.0, y: d.1, width: d.2, height: d.3) }
             #expect(chain.commit())

@@ -17,12 +17,13 @@ private final class MemoryChain: BufferChain {
     }
     var most: Int { 2 }
     func waitFrame(timeoutMs: Int32) -> Bool { true }
-    func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+    var showsFromAnyPixel: Bool { false }
+    func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
         let index = next
         next = (next + 1) % 2
         let fresh = !handedOut[index]
         handedOut[index] = true
-        return buffers[index].withUnsafeMutableBufferPointer { ChainBuffer(pixels: $0.baseAddress!, stride: Int(width), index: index, fresh: fresh) }
+        return buffers[index].withUnsafeMutableBufferPointer { ChainBuffer(pixels: $0.baseAddress!, stride: Int(shape.columns), index: index, fresh: fresh) }
     }
     func damage(x: Int32, y: Int32, width: Int32, height: Int32) {}
     func commit() -> Bool { true }

@@ -6,15 +6,16 @@ import OverscrollKit
 /// The presenter Wayland's wl_shm buffers and the console's DRM dumb buffers share
 /// (`SharedMemoryPresenter`), over buffers in memory (`MemoryChain`): frame after frame of
 /// a pull, a refresh and flings both ways, the buffer shown — from the row it is shown
-/// from, as a ring — equals the scene drawn whole.
+/// from, as a ring — equals the scene drawn whole; on a turned screen, the scene drawn
+/// whole unturned and turned here, a pixel at a time.
 extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
     /// `BufferChain` in plain memory: `most` buffers, taken in turn; the one committed
     /// last is "on screen".
     final class MemoryChain: BufferChain {
         let most: Int
         private(set) var buffers: [[UInt32]] = []
-        private var shape: (width: Int32, rows: Int32) = (0, 0)
-        private var offsets: [Int32] = []
+        private(set) var shape: BufferShape?
+        private var origins: [(x: Int32, y: Int32)] = []
         private var next = 0
         private var acquired: Int?
         private(set) var shown: Int?
@@ -24,25 +25,29 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
 
         func waitFrame(timeoutMs: Int32) -> Bool { true }
 
-        func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
-            if shape != (width, rows) {
-                shape = (width, rows)
+        var showsFromAnyPixel: Bool { true }
+
+        func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+            // The memory's size, as a DRM driver's buffers: another, and all are made anew.
+            if shape.columns != self.shape?.columns || shape.rows != self.shape?.rows || shape.width != self.shape?.width {
                 buffers = []
-                offsets = []
+                origins = []
                 next = 0
                 shown = nil
             }
+            self.shape = shape
+            #expect(shape.x >= 0 && shape.y >= 0 && shape.x + shape.width <= shape.columns && shape.y + shape.height <= shape.rows)
             let fresh = next >= buffers.count
             if fresh {
-                buffers.append([UInt32](repeating: 0xDEAD_BEEF, count: Int(width) * Int(rows)))
-                offsets.append(offset)
+                buffers.append([UInt32](repeating: 0xDEAD_BEEF, count: Int(shape.columns) * Int(shape.rows)))
+                origins.append((0, 0))
             }
             let index = next
             next = (next + 1) % max(1, min(Int(most), self.most))
-            offsets[index] = offset
+            origins[index] = (shape.x, shape.y)
             acquired = index
             let pixels = buffers[index].withUnsafeMutableBufferPointer { $0.baseAddress! }
-            return ChainBuffer(pixels: pixels, stride: Int(width), index: index, fresh: fresh)
+            return ChainBuffer(pixels: pixels, stride: Int(shape.columns), index: index, fresh: fresh)
         }
 
         func damage(x: Int32, y: Int32, width: Int32, height: Int32) {}
@@ -52,26 +57,52 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
             return true
         }
 
-        /// The screen: the shown buffer's `height` rows from its offset on.
-        func screen(width: Int, height: Int) -> [UInt32]? {
-            guard let shown else { return nil }
-            let from = Int(offsets[shown]) * width
-            return Array(buffers[shown][from..<(from + width * height)])
+        /// The screen, `width` × `height`: `body` is given the shown buffer's memory, the
+        /// pixels from one row to the next and where the screen's first pixel lies. False
+        /// when nothing is shown, or not at that size.
+        func withScreen(width: Int, height: Int, _ body: (UnsafeBufferPointer<UInt32>, _ stride: Int, _ first: Int) -> Void) -> Bool {
+            guard let shown, let shape, shape.width == width, shape.height == height else { return false }
+            let columns = Int(shape.columns), first = Int(origins[shown].y) * columns + Int(origins[shown].x)
+            buffers[shown].withUnsafeBufferPointer { body($0, columns, first) }
+            return true
         }
     }
 
-    @Test(arguments: [1.0, 2.0])
-    func theBufferShownEqualsTheSceneDrawnWhole(scale: Double) throws {
+    /// Where the pixel the panel shows at (`x`, `y`) lies in the app's frame `width` ×
+    /// `height` turned by `rotation` clockwise (as `ScreenRotation.toLogical` reads a touch).
+    static func unturned(x: Int, y: Int, width: Int, height: Int, _ rotation: ScreenRotation) -> (x: Int, y: Int) {
+        switch rotation {
+        case .none: (x, y)
+        case .half: (width - 1 - x, height - 1 - y)
+        case .quarter: (y, height - 1 - x)
+        case .threeQuarters: (width - 1 - y, x)
+        }
+    }
+
+    @Test(arguments: [ScreenRotation.none, .quarter, .half, .threeQuarters], [1.0, 2.0])
+    func theBufferShownEqualsTheSceneDrawnWhole(rotation: ScreenRotation, scale: Double) throws {
         let chain = MemoryChain(most: 2)
         let (width, height) = (Int(480 * scale), Int(800 * scale))
-        let drawn = try Headless(scale: scale) { window in
+        let (panelWidth, panelHeight) = rotation.crosswise ? (height, width) : (width, height)
+        let drawn = try Headless(width: rotation.crosswise ? 800 : 480, height: rotation.crosswise ? 480 : 800, scale: scale) { window in
             var why = ""
             return SharedMemoryPresenter(chain: chain, capacity: width * height * 4,
-                                         currentSize: { (Int32(width), Int32(height)) },
+                                         currentSize: { (Int32(panelWidth), Int32(panelHeight)) },
                                          reason: "a test", bufferName: "a buffer in memory", why: &why)
         }
+        drawn.painter.rotation = rotation
+        #expect(drawn.display.sizeInPixels == (panelWidth, panelHeight))
         let reference = try Headless(scale: scale)
         let whole = try #require(SDL_GetWindowSurface(reference.display.window))
+        // For each of the panel's pixels, the one drawn whole it shows.
+        let referenceStride = Int(whole.pointee.pitch) / 4
+        var unturned = [Int](repeating: 0, count: panelWidth * panelHeight)
+        for y in 0..<panelHeight {
+            for x in 0..<panelWidth {
+                let at = Self.unturned(x: x, y: y, width: width, height: height, rotation)
+                unturned[y * panelWidth + x] = at.y * referenceStride + at.x
+            }
+        }
         let script = try GestureScript(parsing: ListRingTests.script)
         var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
         c.refreshTimeout = 10
@@ -87,19 +118,24 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
             if painted == .ring { ringFrames += 1 }
             reference.painter.draw(scene)
             SDL_RenderFlush(reference.display.renderer)
-            guard let screen = chain.screen(width: width, height: height) else {
-                wrong = "frame \(played.frame): nothing shown"
-                return false
-            }
-            let pixels = whole.pointee.pixels.assumingMemoryBound(to: UInt32.self)
-            let stride = Int(whole.pointee.pitch) / 4
-            for y in 0..<height {
-                for x in 0..<width where screen[y * width + x] & 0xFF_FFFF != pixels[y * stride + x] & 0xFF_FFFF {
-                    wrong = "frame \(played.frame) at \(played.time) s (\(painted)): pixel (\(x), \(y)) is "
-                        + "\(String(screen[y * width + x] & 0xFF_FFFF, radix: 16)), drawn whole \(String(pixels[y * stride + x] & 0xFF_FFFF, radix: 16))"
-                    return false
+            let pixels = UnsafePointer(whole.pointee.pixels.assumingMemoryBound(to: UInt32.self))
+            let found = chain.withScreen(width: panelWidth, height: panelHeight) { screen, stride, first in
+                for y in 0..<panelHeight {
+                    let line = first + y * stride, turned = y * panelWidth
+                    for x in 0..<panelWidth where screen[line + x] & 0xFF_FFFF != pixels[unturned[turned + x]] & 0xFF_FFFF {
+                        let at = Self.unturned(x: x, y: y, width: width, height: height, rotation)
+                        wrong = "frame \(played.frame) at \(played.time) s (\(painted)): panel pixel (\(x), \(y)) is "
+                            + "\(String(screen[line + x] & 0xFF_FFFF, radix: 16)), drawn whole "
+                            + "\(String(pixels[unturned[turned + x]] & 0xFF_FFFF, radix: 16)) at (\(at.x), \(at.y))"
+                        return
+                    }
                 }
             }
+            guard found else {
+                wrong = "frame \(played.frame): nothing shown, or not \(panelWidth)x\(panelHeight) (\(String(describing: chain.shape)))"
+                return false
+            }
+            guard wrong == nil else { return false }
             frames += 1
             previous = scene
             return true

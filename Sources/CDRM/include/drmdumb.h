@@ -33,12 +33,13 @@ typedef struct {
 ovs_drm *ovs_drm_open(const char *path, const char *output, char *why, int why_size);
 void ovs_drm_get_info(const ovs_drm *d, ovs_drm_info *info);
 
-// A buffer nobody scans out: `rows` rows of `width` XRGB8888 pixels, of which the
-// `height` from row `offset` on are shown once committed. Waits at most `timeout_ms`
+// A buffer nobody scans out: `rows` rows of `columns` XRGB8888 pixels, of which the
+// `width` x `height` from pixel (`x`, `y`) on are shown once committed (a ring of rows
+// is taller than the screen; a turned screen's ring of columns, wider). Waits at most `timeout_ms`
 // for a page flip to free one. NULL when none came free, the device is lost or the VT
 // is not ours (`ovs_drm_active`).
-uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int rows, int offset, int most, int timeout_ms,
-                          int *stride, int *index, int *fresh);
+uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int columns, int rows, int x, int y, int most,
+                          int timeout_ms, int *stride, int *index, int *fresh);
 // Window pixels in the rectangle differ in the acquired buffer from what is shown: sent as
 // FB_DAMAGE_CLIPS with its flip, where `info.damage_clips`.
 void ovs_drm_damage(ovs_drm *d, int x, int y, int width, int height);

@@ -38,6 +38,11 @@ public final class ReplayRunner {
         /// Called before each frame, outside its CPU time (a benchmark evicting the caches,
         /// as the display server and other processes do while a live frame sleeps).
         public var beforeFrame: (() -> Void)?
+        /// Shown through the console's CPU presenter (`SharedMemoryPresenter`, the DRM
+        /// path's, turned screens included) over buffers in plain memory instead of the
+        /// headless window's surface: the DRM path's work without a DRM device (the
+        /// rotation benchmark).
+        public var memoryBuffers = false
 
         public init(script: GestureScript) { self.script = script }
     }
@@ -82,6 +87,16 @@ public final class ReplayRunner {
             display.renderer = options.renderer
         }
         display.scale = options.scale
+        if options.memoryBuffers {
+            let (width, height) = (Int32((Double(options.width) * (options.scale ?? 1)).rounded()),
+                                   Int32((Double(options.height) * (options.scale ?? 1)).rounded()))
+            display.presenter = { _ in
+                var why = ""
+                return SharedMemoryPresenter(chain: MemoryBufferChain(), capacity: Int(width) * Int(height) * 4,
+                                             currentSize: { (width, height) }, reason: "buffers in memory, as the console's DRM path",
+                                             bufferName: "a buffer in memory", why: &why)
+            }
+        }
         self.options = options
         let report: ReportWriter?
         do {

@@ -1,4 +1,5 @@
 import CSDL
+import OverscrollKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,6 +14,9 @@ struct WindowCanvas {
     /// Pixels per line.
     private let stride: Int
     private let format: UnsafeMutablePointer<SDL_PixelFormat>
+    /// How the memory is turned against the canvas (`init(pixels:…:turn:)`); the canvas's
+    /// coordinates are the app's.
+    private let turn: ScreenRotation
     let bounds: SDL_Rect
     var clip: SDL_Rect
 
@@ -29,16 +33,24 @@ struct WindowCanvas {
         pixels = raw.assumingMemoryBound(to: UInt32.self)
         stride = Int(surface.pointee.pitch / 4)
         format = surface.pointee.format
+        turn = .none
         bounds = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
         clip = bounds
     }
 
     /// `width` × `height` pixels at `pixels`, `stride` pixels from one line to the next, in
-    /// `format` (which must outlive the canvas): the list's ring (`ListRing`).
-    init(pixels: UnsafeMutablePointer<UInt32>, stride: Int, width: Int32, height: Int32, format: UnsafeMutablePointer<SDL_PixelFormat>) {
+    /// `format` (which must outlive the canvas): the list's ring (`ListRing`). `turn`: the
+    /// memory is a turned screen's buffer, the canvas turned by it onto the memory (90°:
+    /// clockwise, the canvas's row y the memory's column height − 1 − y, and the memory
+    /// `height` pixels wide), so a frame drawn at the app's size is written turned, with no
+    /// pass of its own. Such a canvas takes only `fill(row:…)` and `copy(row:…)` (what a
+    /// buffer of the shared-memory presenter is written with).
+    init(pixels: UnsafeMutablePointer<UInt32>, stride: Int, width: Int32, height: Int32, format: UnsafeMutablePointer<SDL_PixelFormat>,
+         turn: ScreenRotation = .none) {
         self.pixels = pixels
         self.stride = stride
         self.format = format
+        self.turn = turn
         bounds = SDL_Rect(x: 0, y: 0, w: width, h: height)
         clip = bounds
     }
@@ -54,7 +66,18 @@ struct WindowCanvas {
     func fill(row: Int32, from: Int32, to: Int32, pixel: UInt32) {
         let from = max(0, from), to = min(bounds.w, to)
         guard row >= 0, row < bounds.h, from < to else { return }
-        Self.fill(pixels + Int(row) * stride + Int(from), count: Int(to - from), with: pixel)
+        let (w, h) = (Int(bounds.w), Int(bounds.h))
+        switch turn {
+        case .none: Self.fill(pixels + Int(row) * stride + Int(from), count: Int(to - from), with: pixel)
+        case .half: Self.fill(pixels + (h - 1 - Int(row)) * stride + w - Int(to), count: Int(to - from), with: pixel)
+        case .quarter:
+            // A column, top down: the canvas's x is the memory's row.
+            let column = pixels + (h - 1 - Int(row))
+            for x in Int(from)..<Int(to) { column[x * stride] = pixel }
+        case .threeQuarters:
+            let column = pixels + Int(row)
+            for x in (w - Int(to))..<(w - Int(from)) { column[x * stride] = pixel }
+        }
     }
 
     /// `count` pixels at `start` set to `pixel` by glibc's `wmemset`: a 32-bit fill with
@@ -71,6 +94,7 @@ struct WindowCanvas {
     /// One pixel, if it is on the surface.
     func set(x: Int32, y: Int32, pixel: UInt32) {
         guard x >= 0, y >= 0, x < bounds.w, y < bounds.h else { return }
+        guard turn == .none else { return fill(row: y, from: x, to: x + 1, pixel: pixel) }
         pixels[Int(y) * stride + Int(x)] = pixel
     }
 
@@ -79,7 +103,21 @@ struct WindowCanvas {
     func copy(row: Int32, x: Int32, from source: UnsafePointer<UInt32>, count: Int32) {
         let skip = max(0, -x), end = min(bounds.w, x + count)
         guard row >= 0, row < bounds.h, x + skip < end else { return }
-        (pixels + Int(row) * stride + Int(x + skip)).update(from: source + Int(skip), count: Int(end - x - skip))
+        let from = Int(x + skip), n = Int(end) - from, source = source + Int(skip)
+        let (w, h) = (Int(bounds.w), Int(bounds.h))
+        switch turn {
+        case .none: (pixels + Int(row) * stride + from).update(from: source, count: n)
+        case .half:
+            // The row mirrored: the canvas's x is the memory's w − 1 − x.
+            let line = pixels + (h - 1 - Int(row)) * stride + (w - 1 - from)
+            for i in 0..<n { line[-i] = source[i] }
+        case .quarter:
+            let column = pixels + (h - 1 - Int(row)) + from * stride
+            for i in 0..<n { column[i * stride] = source[i] }
+        case .threeQuarters:
+            let column = pixels + Int(row) + (w - 1 - from) * stride
+            for i in 0..<n { column[-i * stride] = source[i] }
+        }
     }
 
     /// A colour blended over pixels at a fixed opacity (the threshold flash): each channel
@@ -109,6 +147,7 @@ struct WindowCanvas {
 
     /// `tint` over pixels `from..<to` of pixel row `row`; only clipped to the surface.
     func blend(row: Int32, from: Int32, to: Int32, _ tint: Tint) {
+        assert(turn == .none, "a turned canvas is only filled and copied into")
         let from = max(0, from), to = min(bounds.w, to)
         guard row >= 0, row < bounds.h, from < to else { return }
         let line = UnsafeMutableBufferPointer(start: pixels + Int(row) * stride + Int(from), count: Int(to - from))
@@ -128,6 +167,7 @@ struct WindowCanvas {
     /// each channel is ⌊s·a/256⌋ + ⌊d·(255 − a)/256⌋. Done here, an indicator costs no texture
     /// upload and no trip through the renderer's command queue.
     func blend(image: UnsafePointer<UInt32>, width: Int32, height: Int32, left: Int32, top: Int32) {
+        assert(turn == .none, "a turned canvas is only filled and copied into")
         guard let r = clipped(SDL_Rect(x: left, y: top, w: width, h: height)) else { return }
         for y in r.y..<(r.y + r.h) {
             let source = image + Int(y - top) * Int(width) + Int(r.x - left)
@@ -155,6 +195,7 @@ struct WindowCanvas {
     /// rows was a queued command and a blend a channel at a time. Returns false, drawing
     /// nothing, on a surface whose channels do not lie where ARGB's do.
     func fill(x: Float, y: Float, w: Float, h: Float, color: SDL_Color, alpha: UInt8) -> Bool {
+        assert(turn == .none, "a turned canvas is only filled and copied into")
         let hasAlpha = pixelFormat == SDL_PIXELFORMAT_ARGB8888.rawValue
         guard hasAlpha || pixelFormat == SDL_PIXELFORMAT_RGB888.rawValue else { return false }
         // C's (int): toward zero (kept inside Int32, where a window's pixels are).

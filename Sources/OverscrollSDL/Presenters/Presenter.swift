@@ -45,6 +45,11 @@ protocol Presenter: AnyObject {
     /// How a screen turned by `--rotate` is drawn (`TurnedTarget`): the core draws the
     /// frame at the app's own size, between `beginTurned` and `finishTurned`.
     var turned: TurnedTarget { get }
+    /// Starts a frame for a screen turned by `rotation`: the renderer draws at the app's
+    /// own size until `finishTurned`. False where the frame is drawn unturned: where that
+    /// cannot be had, or where the presenter turns it itself (`SharedMemoryPresenter`
+    /// over DRM), its canvas then being the app's size.
+    func beginTurned(_ rotation: ScreenRotation) -> Bool
     /// The cut of SDL's frame-callback damage (`SDLTrick`), where this presenter plays
     /// it (Wayland's wl_shm); nil where it does not.
     var frameDamageCut: SDLTrick.State? { get }
@@ -69,8 +74,6 @@ extension Presenter {
     func serviceScreen() -> Bool { false }
     func releaseScreen() {}
 
-    /// Starts a frame for a screen turned by `rotation`: the renderer draws at the app's
-    /// own size until `finishTurned`. False where that cannot be had (drawn unturned).
     func beginTurned(_ rotation: ScreenRotation) -> Bool { turned.begin(rotation, screen: sizeInPixels) }
 
     /// Turns what was drawn since `beginTurned` onto the screen, as a whole.

@@ -1,4 +1,5 @@
 import CSDL
+import OverscrollKit
 
 /// The console's CPU path: the shared presenter (`SharedMemoryPresenter`) over a screen
 /// the program drives itself (`ConsoleScreen`: DRM dumb buffers, a framebuffer device),
@@ -28,7 +29,7 @@ final class ConsoleScreenPresenter: Presenter {
     static func make(_ screen: any ConsoleScreen, reason: String, why: inout String) -> ConsoleScreenPresenter? {
         let width = screen.width, height = screen.height
         // The mode's size, which never changes while the program runs: a rotated frame is
-        // drawn turned inside it.
+        // written turned into it where the screen shows a buffer from any pixel (DRM).
         guard let shared = SharedMemoryPresenter(chain: screen, capacity: Int(width) * Int(height) * 4,
                                                  currentSize: { (width, height) }, name: screen.presenterName, reason: reason,
                                                  bufferName: screen.bufferName, why: &why) else { return nil }
@@ -46,6 +47,7 @@ final class ConsoleScreenPresenter: Presenter {
     func makeListRing(why: inout String) -> (any ListRing)? { shared.makeListRing(why: &why) }
     func ringNote(_ ring: (any ListRing)?, why: String) -> String { shared.ringNote(ring, why: why) }
     var turned: TurnedTarget { shared.turned }
+    func beginTurned(_ rotation: ScreenRotation) -> Bool { shared.beginTurned(rotation) }
 
     /// A present that failed, or (at rest, when nothing presents) the device asked.
     var displayLost: Bool { shared.displayLost || screen.broken }

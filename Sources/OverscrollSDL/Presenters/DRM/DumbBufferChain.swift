@@ -5,10 +5,10 @@ import CDRM
 /// presenter writes into a buffer only what it lacks, and never reads one back (dumb
 /// buffers may be write-combined: reads are uncached).
 ///
-/// A buffer taller than the screen (a ring, `RingBuffers`) is shown from a row offset:
-/// a framebuffer over the same memory with that offset, or (virtio-gpu, which ignores
-/// framebuffer offsets) the plane's source rectangle moved; either costs an ioctl, no
-/// pixels.
+/// A buffer taller than the screen (a ring, `RingBuffers`) is shown from a row offset,
+/// one wider than the screen (a turned screen's ring) from a column: a framebuffer over
+/// the same memory with that offset, or (virtio-gpu, which ignores framebuffer offsets)
+/// the plane's source rectangle moved; either costs an ioctl, no pixels.
 final class DumbBufferChain: ConsoleScreen {
     let device: DRMDevice
     /// The virtual terminal the screen belongs to, when the program runs on one.
@@ -25,9 +25,15 @@ final class DumbBufferChain: ConsoleScreen {
         !device.closed && ovs_drm_wait_frame(device.handle, timeoutMs) >= 0
     }
 
-    func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+    /// A framebuffer's offset (4 bytes a pixel on) or the plane's source rectangle starts
+    /// anywhere: a turned screen's ring of columns is shown as the unturned ring of rows.
+    var showsFromAnyPixel: Bool { true }
+
+    func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
         var stride: Int32 = 0, index: Int32 = 0, fresh: Int32 = 0
-        guard !device.closed, let pixels = ovs_drm_acquire(device.handle, width, height, rows, offset, most, timeoutMs, &stride, &index, &fresh) else {
+        guard !device.closed,
+              let pixels = ovs_drm_acquire(device.handle, shape.width, shape.height, shape.columns, shape.rows, shape.x, shape.y,
+                                           most, timeoutMs, &stride, &index, &fresh) else {
             return nil
         }
         return ChainBuffer(pixels: pixels, stride: Int(stride), index: Int(index), fresh: fresh != 0)

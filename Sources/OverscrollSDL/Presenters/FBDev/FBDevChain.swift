@@ -20,9 +20,13 @@ final class FBDevChain: ConsoleScreen {
 
     func waitFrame(timeoutMs: Int32) -> Bool { !device.closed }
 
-    func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+    /// A framebuffer device pans by rows only: a turned frame is turned by SDL.
+    var showsFromAnyPixel: Bool { false }
+
+    func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
         var stride: Int32 = 0, fresh: Int32 = 0
-        guard !device.closed, let pixels = ovs_fb_acquire(device.handle, width, height, rows, offset, &stride, &fresh) else {
+        guard !device.closed, shape.x == 0, shape.columns == shape.width,
+              let pixels = ovs_fb_acquire(device.handle, shape.width, shape.height, shape.rows, shape.y, &stride, &fresh) else {
             return nil
         }
         return ChainBuffer(pixels: pixels, stride: Int(stride), index: 0, fresh: fresh != 0)

@@ -12,12 +12,17 @@ protocol BufferChain: AnyObject {
     /// nothing (a hidden window) sends no event, and the wait simply ends. False once the
     /// chain broke (`broken`).
     func waitFrame(timeoutMs: Int32) -> Bool
-    /// A buffer nobody reads now: `rows` pixel rows of `width` pixels, of which the
-    /// `height` from row `offset` on are what the screen shows once it is committed (a
-    /// buffer taller than the screen holds a ring of rows, `RingBuffers`). Nil when none
-    /// came free within `timeoutMs` (the frame is skipped; each buffer remembers what it
-    /// lacks) or the chain broke. At most `most` buffers (≤ `self.most`) are used.
-    func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer?
+    /// A buffer nobody reads now, of `shape` (its memory, and the part of it the screen
+    /// shows once it is committed: a buffer taller than the screen holds a ring of rows,
+    /// `RingBuffers`; wider, a turned screen's ring of columns). Nil when none came free
+    /// within `timeoutMs` (the frame is skipped; each buffer remembers what it lacks) or
+    /// the chain broke. At most `most` buffers (≤ `self.most`) are used.
+    func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer?
+    /// Whether a buffer can be shown from any pixel on (`BufferShape.x` too, not only a
+    /// row): then a turned screen's ring lies along the panel's columns and the presenter
+    /// turns the frame as it writes it (`SharedMemoryPresenter`); otherwise a turned frame
+    /// is drawn whole and turned by SDL (`TurnedTarget`).
+    var showsFromAnyPixel: Bool { get }
     /// Window pixels in `rect` differ in the acquired buffer from what is shown now.
     func damage(x: Int32, y: Int32, width: Int32, height: Int32)
     /// Shows the acquired buffer. False once the chain broke.
@@ -38,4 +43,21 @@ struct ChainBuffer {
     var index: Int
     /// New (or its contents lost): every pixel must be written.
     var fresh: Bool
+}
+
+/// A buffer's memory (`columns` × `rows` pixels) and the `width` × `height` pixels of it
+/// the screen shows, from pixel (`x`, `y`) on.
+struct BufferShape: Equatable {
+    var columns: Int32, rows: Int32
+    var width: Int32, height: Int32
+    var x: Int32 = 0, y: Int32 = 0
+
+    /// A buffer of `width` × `height` shown whole.
+    init(width: Int32, height: Int32) {
+        (columns, rows, self.width, self.height) = (width, height, width, height)
+    }
+
+    init(columns: Int32, rows: Int32, width: Int32, height: Int32, x: Int32, y: Int32) {
+        (self.columns, self.rows, self.width, self.height, self.x, self.y) = (columns, rows, width, height, x, y)
+    }
 }

@@ -32,9 +32,15 @@ final class WlShmChain: BufferChain {
 
     func waitFrame(timeoutMs: Int32) -> Bool { ovs_wl_shm_wait_frame(shm, timeoutMs) >= 0 }
 
-    func acquire(width: Int32, height: Int32, rows: Int32, offset: Int32, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+    /// A wl_buffer starts at a row of its pool (`ovs_wl_shm_acquire`'s offset): a turned
+    /// frame is turned by SDL.
+    var showsFromAnyPixel: Bool { false }
+
+    func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
         var stride: Int32 = 0, index: Int32 = 0, fresh: Int32 = 0
-        guard let pixels = ovs_wl_shm_acquire(shm, width, height, rows, offset, most, timeoutMs, &stride, &index, &fresh) else {
+        guard shape.x == 0, shape.columns == shape.width,
+              let pixels = ovs_wl_shm_acquire(shm, shape.width, shape.height, shape.rows, shape.y, most, timeoutMs,
+                                              &stride, &index, &fresh) else {
             return nil
         }
         return ChainBuffer(pixels: pixels, stride: Int(stride), index: Int(index), fresh: fresh != 0)

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `BufferChain` of plain memory, shown nowhere: two buffers handed out in turn, the one
+/// committed last "on screen", shown from any pixel (as DRM's dumb buffers are). The
+/// console's CPU path without a DRM device, for a benchmark (`ReplayRunner.Options`'s
+/// `memoryBuffers`): the presenter does all it does on the console but the ioctls.
+final class MemoryBufferChain: BufferChain {
+    var most: Int { 2 }
+    var showsFromAnyPixel: Bool { true }
+    var broken: Bool { false }
+    private var memory: [UnsafeMutablePointer<UInt32>] = []
+    private var shape: BufferShape?
+    private var handedOut = 0
+    private var next = 0
+
+    deinit { for buffer in memory { buffer.deallocate() } }
+
+    func waitFrame(timeoutMs: Int32) -> Bool { true }
+
+    func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
+        // Another size of memory: new buffers, as a driver's (made once a size, not a frame).
+        if shape.columns != self.shape?.columns || shape.rows != self.shape?.rows {
+            for buffer in memory { buffer.deallocate() }
+            let count = Int(shape.columns) * Int(shape.rows)
+            memory = (0..<self.most).map { _ in .allocate(capacity: count) }
+            handedOut = 0
+            next = 0
+        }
+        self.shape = shape
+        let index = next
+        next = (next + 1) % max(1, min(Int(most), self.most))
+        let fresh = index >= handedOut
+        handedOut = max(handedOut, index + 1)
+        return ChainBuffer(pixels: memory[index], stride: Int(shape.columns), index: index, fresh: fresh)
+    }
+
+    func damage(x: Int32, y: Int32, width: Int32, height: Int32) {}
+    func commit() -> Bool { true }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import OverscrollKit
+import OverscrollSDL
+
+/// What a turned screen costs on the console's CPU path: the same gestures replayed at
+/// rotate 0, 90, 180 and 270 through the DRM path's presenter over buffers in memory.
+struct Rotation: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "CPU per frame at rotate 0/90/180/270 on the DRM (shared-memory) path, and each over rotate 0.",
+        discussion: """
+            A headless replay shown through the console's CPU presenter (the DRM path's, \
+            SharedMemoryPresenter) over two buffers in plain memory instead of dumb buffers: \
+            everything a frame does on the console but the ioctls. The panel is --size at each \
+            rotation (the app's frame turned onto it); the script's touches, written for the app \
+            unturned, are turned onto the panel, so each rotation plays the same gestures. CPU per \
+            frame is the process's CPU time (CLOCK_PROCESS_CPUTIME_ID: every thread, user + system) \
+            from a frame's start to its present done; the runs are interleaved (0, 90, 180, 270, \
+            then again) and each figure is the median over --runs of that run's median frame (p50) \
+            and mean frame. Exit 1 when --at-most is given and a rotation's p50 or mean is more \
+            than that many times rotate 0's.
+            """)
+    @Option(help: ArgumentHelp("The panel's size in pixels.", valueName: "WxH")) var size = SizeOption(width: 1280, height: 800)
+    @Option(help: "Runs per rotation (the median is printed).") var runs = 5
+    @Option(help: ArgumentHelp("Gesture script (default: the package's benchmark.txt: flings both ways, pulls, refreshes).", valueName: "file"))
+    var script: String?
+    @Option(name: .customLong("at-most"), help: ArgumentHelp("Exit 1 if a rotation costs more than this many times rotate 0.", valueName: "ratio"))
+    var atMost: Double?
+
+    func validate() throws {
+        guard runs > 0 else { throw ValidationError("--runs must be a positive whole number") }
+        if let atMost, !(atMost >= 1) { throw ValidationError("--at-most must be a ratio of 1 or more (e.g. 1.3)") }
+    }
+
+    func run() {
+        let (path, parsed) = Bench.script(script, default: "benchmark.txt")
+        let rotations = ScreenRotation.allCases
+        var p50: [ScreenRotation: [Double]] = [:], mean: [ScreenRotation: [Double]] = [:], frames: [ScreenRotation: Int] = [:]
+        for _ in 0..<runs {
+            for rotation in rotations {
+                var settings = Bench.settings()
+                settings.rotation = rotation
+                var options = ReplayRunner.Options(script: Self.turned(parsed, rotation, panel: size))
+                options.width = size.width
+                options.height = size.height
+                options.memoryBuffers = true
+                let runner: ReplayRunner
+                do { runner = try ReplayRunner(settings: settings, options: options, warn: { _ in }) } catch {
+                    Bench.fail(error.description, code: 69)
+                }
+                let result = runner.run()
+                guard let cpu = runner.profiler.overall.cpuPercentiles else { Bench.fail("no frames were recorded", code: 70) }
+                p50[rotation, default: []].append(cpu.p50)
+                mean[rotation, default: []].append(cpu.mean)
+                frames[rotation] = result.summary.frames
+            }
+        }
+        print("rotation: \(path) on a \(size.description) panel, DRM path (SharedMemoryPresenter) over buffers in memory, "
+              + "\(runs) runs each, interleaved; CPU ms per frame = process CPU (every thread) from frame start to present done")
+        print("  rotate  frames  p50 ms  mean ms  p50 / rotate 0  mean / rotate 0")
+        let base = (Bench.median(p50[.none] ?? []), Bench.median(mean[.none] ?? []))
+        var worst = 0.0
+        for rotation in rotations {
+            let m = (Bench.median(p50[rotation] ?? []), Bench.median(mean[rotation] ?? []))
+            let ratio = (m.0 / base.0, m.1 / base.1)
+            worst = max(worst, ratio.0, ratio.1)
+            print("  " + [String(rotation.rawValue), String(frames[rotation] ?? 0), Bench.format(m.0), Bench.format(m.1),
+                          Bench.format(ratio.0, 2) + "x", Bench.format(ratio.1, 2) + "x"]
+                .enumerated().map { pad($1, [6, 6, 6, 7, 14, 15][$0]) }.joined(separator: "  "))
+        }
+        if let atMost, worst > atMost {
+            Bench.fail("a turned screen costs \(Bench.format(worst, 2))x rotate 0, more than --at-most \(atMost)", code: 1)
+        }
+    }
+
+    private func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }
+
+    /// `script`, written for the app's frame unturned, with its touches where they land on
+    /// a `panel` (points) turned by `rotation`: the same gestures at every rotation.
+    static func turned(_ script: GestureScript, _ rotation: ScreenRotation, panel: SizeOption) -> GestureScript {
+        var out = script
+        let (w, h) = (Double(panel.width), Double(panel.height))
+        for i in out.lines.indices {
+            switch out.lines[i].command {
+            case let .down(pointer, x, y):
+                let p = rotation.toWindow(x: x, y: y, windowWidth: w, windowHeight: h)
+                out.lines[i].command = .down(pointer, x: p.x, y: p.y)
+            case let .move(pointer, x, y, duration):
+                let p = rotation.toWindow(x: x, y: y, windowWidth: w, windowHeight: h)
+                out.lines[i].command = .move(pointer, x: p.x, y: p.y, duration: duration)
+            case .wait, .up, .wheel, .key: break
+            }
+        }
+        return out
+    }
+}
