@@ -17,8 +17,13 @@ import TestSupport
         defer { removeReportScratch(dir) }
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
         for f in syntheticRun(count: 1_000) { profiler.record(f) }
-        let expected = ReportSummary(metadata: sampleReportMetadata(), profiler: profiler, traceFramesKept: 1_000)
+        var expected = ReportSummary(metadata: sampleReportMetadata(), profiler: profiler, traceFramesKept: 1_000)
         let loaded = try ReportSummary.load(directory: dir)
+        // The start is told at the end on the wall clock as it is then (a clock step since
+        // the start is followed): this run's own start (within the minute before), not the fixture's.
+        let startedAround = (-60...0).map { ReportMetadata.timestamp(WallTime.system.now() + Double($0)).prefix(19) }
+        #expect(startedAround.contains(loaded.metadata.startTime.prefix(19)), "\(loaded.metadata.startTime)")
+        expected.metadata.startTime = loaded.metadata.startTime
         #expect(loaded == expected)
         #expect(loaded.state(.dragging)?.frames == profiler.statistics(for: .dragging).frames)
         // The definitions say how percentiles are made: nearest rank, to the histogram's resolution, within [min, max].
