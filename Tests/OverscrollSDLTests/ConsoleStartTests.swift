@@ -38,6 +38,37 @@ import Glibc
                 "\(got.error ?? "no error")")
     }
 
+    /// A DRM card that is there but cannot be had (another program is its master) is
+    /// the error: the framebuffer is never tried, as a DRM driver's /dev/fb0 is its fbdev
+    /// emulation, which would show nothing while the other program holds the screen
+    /// (seen in the VM: modetest on bochs-drm, and the kiosk "ready" behind it).
+    @Test func aDRMCardThatIsThereButRefusedIsTheErrorNotTheFramebuffer() {
+        var tried: [String] = []
+        let refusing = ConsoleScreens.Row(how: "DRM", named: "X_DRM", present: { true }) { _, _ throws(SDLError) in
+            tried.append("drm")
+            throw SDLError(message: "another program is the DRM master of /dev/dri/card0 (bochs-drm)")
+        }
+        let fallback = ConsoleScreens.Row(how: "fbdev", named: "X_FB") { _, _ throws(SDLError) in
+            tried.append("fbdev")
+            throw SDLError(message: "not reached")
+        }
+        do {
+            _ = try ConsoleScreens.open(rows: [refusing, fallback], environment: { _ in nil })
+            Issue.record("opened")
+        } catch {
+            #expect(error.description == "another program is the DRM master of /dev/dri/card0 (bochs-drm)")
+        }
+        #expect(tried == ["drm"])
+        // Without a card, the next row is tried.
+        tried.removeAll()
+        let absent = ConsoleScreens.Row(how: "DRM", named: "X_DRM") { _, _ throws(SDLError) in
+            tried.append("drm")
+            throw SDLError(message: "no DRM device in /dev/dri (no display driver loaded?)")
+        }
+        _ = try? ConsoleScreens.open(rows: [absent, fallback], environment: { _ in nil })
+        #expect(tried == ["drm", "fbdev"])
+    }
+
     @Test func aFileThatIsNotAFramebufferIsNamedAfterNoDRMDevice() throws {
         try #require(access("/dev/dri", F_OK) != 0, "this machine has /dev/dri")
         let got = begin(.auto, "kmsdrm", ["OVERSCROLL_FB_DEVICE": "/dev/null"])

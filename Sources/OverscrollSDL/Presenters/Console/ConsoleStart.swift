@@ -65,21 +65,24 @@ struct ConsoleStart {
 /// tried: DRM dumb buffers (the card in OVERSCROLL_DRM_DEVICE, else the first with a
 /// connected display), then the framebuffer device (OVERSCROLL_FB_DEVICE, else
 /// /dev/fb0: a machine whose kernel has no DRM driver for its display, as Debian 12's
-/// has none for an EFI or VESA framebuffer). A card named by OVERSCROLL_DRM_DEVICE that
-/// cannot be had is an error, not a reason to try the next.
+/// has none for an EFI or VESA framebuffer). A device that is there (or named) but
+/// cannot be had is an error, not a reason to try the next: a DRM driver's /dev/fb0 is
+/// its fbdev emulation, which shows nothing while another program is DRM master.
 enum ConsoleScreens {
     struct Row {
         /// How frames are shown, for the reason ("page-flipped DRM dumb buffers").
         let how: String
         /// The environment variable that names its device, if set.
         let named: String
+        /// Whether its kind of device is on this machine at all (a DRM card).
+        var present: () -> Bool = { false }
         /// Opens the device on `output` (nil: the first connected); the screen is made
         /// once the VT is taken.
         let open: (_ output: String?, _ environment: (String) -> String?) throws(SDLError) -> (VirtualTerminal?) -> any ConsoleScreen
     }
 
     static var rows: [Row] { [
-        Row(how: "page-flipped DRM dumb buffers", named: "OVERSCROLL_DRM_DEVICE") { output, environment throws(SDLError) in
+        Row(how: "page-flipped DRM dumb buffers", named: "OVERSCROLL_DRM_DEVICE", present: { DRMDevice.anyCard() }) { output, environment throws(SDLError) in
             let device = try DRMDevice(path: environment("OVERSCROLL_DRM_DEVICE"), output: output)
             return { DumbBufferChain(device: device, terminal: $0) }
         },
@@ -98,7 +101,7 @@ enum ConsoleScreens {
     }
 
     /// The first row's screen that opens; the error says why each could not.
-    static func open(output: String? = nil, environment: (String) -> String?) throws(SDLError) -> Opened {
+    static func open(output: String? = nil, rows: [Row] = rows, environment: (String) -> String?) throws(SDLError) -> Opened {
         var refused: [String] = []
         for row in rows {
             do {
@@ -107,7 +110,7 @@ enum ConsoleScreens {
                 return Opened(how: row.how, make: make, passedOver: passed)
             } catch {
                 refused.append(error.description)
-                if environment(row.named) != nil { break }
+                if environment(row.named) != nil || row.present() { break }
             }
         }
         throw SDLError(message: refused.joined(separator: "; "))

@@ -30,6 +30,11 @@ final class DRMDevice {
 
     deinit { close() }
 
+    /// Whether `directory` holds a DRM card node (card0 …): a display driver is loaded.
+    static func anyCard(in directory: String = "/dev/dri") -> Bool {
+        (0..<16).contains { access("\(directory)/card\($0)", F_OK) == 0 }
+    }
+
     /// Gives the CRTC back as it was and closes the device; once.
     func close() {
         guard !closed else { return }
