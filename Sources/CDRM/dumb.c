@@ -49,6 +49,11 @@ struct ovs_drm {
     int refused;        // the first mode set was refused: another program is DRM master
     int active;         // the device is ours (DRM master) to show on
     long flips;
+    long flip_seq;      // numbers the page flips queued (the mode set is not one: no event)
+    long pending_seq;   // the pending flip's number
+    long commit_seq;    // the last commit's flip number; 0 when it queued none
+    long shown_seq;     // the last flip whose event came, and its vblank (CLOCK_MONOTONIC us)
+    long long shown_usec;
     double probed_ms;   // when `probe` last asked
 };
 
@@ -356,9 +361,12 @@ static int make(ovs_drm *d, Buffer *b, int width, int height, int columns, int r
 }
 
 static void flip_done(int fd, unsigned int sequence, unsigned int sec, unsigned int usec, void *data) {
-    (void)fd; (void)sequence; (void)sec; (void)usec;
+    (void)fd; (void)sequence;
     ovs_drm *d = data;
     if (d->pending < 0) return;
+    // The vblank the flip happened at: when the frame left for the glass.
+    d->shown_seq = d->pending_seq;
+    d->shown_usec = (long long)sec * 1000000 + usec;
     d->shown = d->pending;
     d->pending = -1;
     d->flips++;
@@ -476,6 +484,7 @@ static int commit_atomic(ovs_drm *d, Buffer *b) {
 
 int ovs_drm_commit(ovs_drm *d) {
     if (d->broken) return -1;
+    d->commit_seq = 0;
     if (d->current < 0) return 0;
     Buffer *b = &d->buffers[d->current];
     d->current = -1;
@@ -504,6 +513,7 @@ int ovs_drm_commit(ovs_drm *d) {
         }
         if (r == 0) {
             d->pending = index;
+            d->pending_seq = d->commit_seq = ++d->flip_seq;
             return 0;
         }
     }
@@ -546,6 +556,8 @@ int ovs_drm_active(const ovs_drm *d) { return d->active; }
 int ovs_drm_refused(const ovs_drm *d) { return d->refused; }
 int ovs_drm_buffers(const ovs_drm *d) { return d->count; }
 long ovs_drm_flips(const ovs_drm *d) { return d->flips; }
+long ovs_drm_commit_sequence(const ovs_drm *d) { return d->commit_seq; }
+long ovs_drm_last_shown(const ovs_drm *d, long long *usec) { *usec = d->shown_usec; return d->shown_seq; }
 
 int ovs_drm_release(ovs_drm *d) {
     // A flip in flight completes on its own; its event is read when the VT comes back.

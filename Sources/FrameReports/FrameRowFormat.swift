@@ -4,7 +4,7 @@ public enum FrameRowFormat {
     public static let fileName = "frames.csv"
 
     public static let timingColumns = [
-        "interval_ms", "cpu_ms", "input_ms", "update_ms", "render_ms", "present_ms", "latency_ms",
+        "interval_ms", "cpu_ms", "input_ms", "update_ms", "render_ms", "present_ms", "latency_ms", "touch_to_scanout_ms",
         "missed_vsyncs", "janky", "over_budget", "dominant_phase", "ui_state",
     ]
 
@@ -29,6 +29,8 @@ public enum FrameRowFormat {
         row.comma(); row.append(t.renderTime * 1000, decimals: 3)
         row.comma(); row.append(t.presentTime * 1000, decimals: 3)
         row.comma(); if let l = t.latency { row.append(l * 1000, decimals: 3) }
+        // Empty: no input, or a path that cannot know when the frame was shown.
+        row.comma(); if let s = t.touchToScanout { row.append(s * 1000, decimals: 3) }
         row.comma(); row.append(v.missedVsyncs)
         row.comma(); row.append(v.janky ? "1" as StaticString : "0")
         row.comma(); row.append(v.overBudget ? "1" as StaticString : "0")

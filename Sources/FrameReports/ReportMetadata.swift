@@ -35,6 +35,13 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
     public var fps: Int?
     /// Replay only: the gesture script's path.
     public var script: String?
+    /// Where `touch_to_scanout_ms` ends: the presenter's word for when a frame reached the
+    /// screen ("DRM page-flip event (the vblank's time)"), or why it cannot be known
+    /// ("not known: SDL's window surface says nothing of when a frame is shown").
+    public var scanoutClock: String?
+    /// Where it starts: "kernel" (the input device's own stamp), or "read" (when the
+    /// program read the input: the kernel's stamp was not given it).
+    public var touchTimeSource: String?
 
     /// Every text as a terminal may be shown it: the strings come from a summary.json,
     /// which anyone may have written (an escape sequence, a bidi override, a newline that
@@ -48,6 +55,8 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         m.renderPathReason = renderPathReason.map(OutsideText.escaped)
         m.presenter = presenter.map(OutsideText.escaped)
         m.script = script.map(OutsideText.escaped)
+        m.scanoutClock = scanoutClock.map(OutsideText.escaped)
+        m.touchTimeSource = touchTimeSource.map(OutsideText.escaped)
         return m
     }
 
@@ -93,6 +102,8 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         case vsync
         case startTime = "start_time"
         case mode, fps, script
+        case scanoutClock = "scanout_clock"
+        case touchTimeSource = "touch_time_source"
     }
 
     // Optional keys are written as null rather than left out, so every summary.json has
@@ -113,5 +124,7 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         try c.encode(mode, forKey: .mode)
         try c.encode(fps, forKey: .fps)
         try c.encode(script, forKey: .script)
+        try c.encode(scanoutClock, forKey: .scanoutClock)
+        try c.encode(touchTimeSource, forKey: .touchTimeSource)
     }
 }

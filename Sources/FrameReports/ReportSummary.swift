@@ -68,6 +68,7 @@ public struct ReportSummary: Sendable, Equatable {
         "interval_ms": "present-to-present interval (virtual 1/fps in replay runs)",
         "cpu_ms": "CPU time of the whole process, every thread, user + system (CLOCK_PROCESS_CPUTIME_ID), from frame start to present done: the frame's own work, a renderer's worker threads, SDL's audio thread and the watcher thread of a running refresh command (a pipe read, negligible) all count; a present blocked on vsync does not; the refresh command itself is another process and is not counted",
         "latency_ms": "oldest input handled in the frame to present returned; no display feedback, so scan-out is not included",
+        "touch_to_scanout_ms": "per frame with input, on paths that hear when a frame reaches the screen: the oldest input handled in the frame, at its kernel timestamp (CLOCK_MONOTONIC; metadata.touch_time_source says \"read\" where the input source gave none and the time it was read stands in), to the vblank the frame was scanned out at. DRM dumb buffers: the page-flip event's vblank time; the mode set that shows the first frame has no event, so that frame is not known. SDL's window surface (X11), its GPU path (KMSDRM too: SDL exposes no flip event), fbdev, Wayland's wl_shm (no wp_presentation yet) and offscreen runs cannot know: the column is empty and the figure null, never a guess; metadata.scanout_clock names the path's clock or why it has none. Empty also where the frame's flip event was never heard (the VT switched away)",
         "missed_vsyncs": "per frame max(0, round(interval / refresh period) - 1), summed",
         "janky_frames": "frames with missed_vsyncs >= 1",
         "over_budget_frames": "frames whose cpu time exceeds the refresh period",
@@ -89,6 +90,8 @@ public struct GroupSummary: Sendable, Equatable {
     public var intervalMs: MetricPercentiles?
     public var cpuMs: MetricPercentiles?
     public var latencyMs: MetricPercentiles?
+    /// Input (kernel time) to scanout (the vblank): nil where the path cannot know.
+    public var touchToScanoutMs: MetricPercentiles?
     public var avgFPS: Double?
     public var onePercentLowFPS: Double?
     /// Gated keys a summary.json read back lacked ("janky_frames", "cpu_ms.p95"): a
@@ -97,7 +100,9 @@ public struct GroupSummary: Sendable, Equatable {
 
     public init(frames: Int, jankyFrames: Int, missedVsyncs: Int, overBudgetFrames: Int,
                 durationSeconds: Double, intervalMs: MetricPercentiles?, cpuMs: MetricPercentiles?,
-                latencyMs: MetricPercentiles?, avgFPS: Double?, onePercentLowFPS: Double?) {
+                latencyMs: MetricPercentiles?, avgFPS: Double?, onePercentLowFPS: Double?,
+                touchToScanoutMs: MetricPercentiles? = nil) {
+        self.touchToScanoutMs = touchToScanoutMs
         self.frames = frames
         self.jankyFrames = jankyFrames
         self.missedVsyncs = missedVsyncs
@@ -115,7 +120,7 @@ public struct GroupSummary: Sendable, Equatable {
                   overBudgetFrames: s.overBudgetFrames, durationSeconds: s.intervalSum + s.idleSeconds,
                   intervalMs: s.intervalPercentiles, cpuMs: s.cpuPercentiles,
                   latencyMs: s.latencyPercentiles, avgFPS: s.averageFPS,
-                  onePercentLowFPS: s.onePercentLowFPS)
+                  onePercentLowFPS: s.onePercentLowFPS, touchToScanoutMs: s.touchToScanoutPercentiles)
     }
 
     /// Janky frames as a percentage of all frames; nil with no frames.
@@ -174,6 +179,7 @@ extension GroupSummary: Codable {
         intervalMs = try Self.percentiles(c, "interval_ms", absent: &absentKeys)
         cpuMs = try Self.percentiles(c, "cpu_ms", absent: &absentKeys)
         latencyMs = try Self.percentiles(c, "latency_ms", absent: &absentKeys)
+        touchToScanoutMs = try c.decodeIfPresent(MetricPercentiles.self, forKey: SummaryKey("touch_to_scanout_ms"))
         avgFPS = try c.decodeIfPresent(Double.self, forKey: SummaryKey("avg_fps"))
         onePercentLowFPS = try c.decodeIfPresent(Double.self, forKey: SummaryKey("one_percent_low_fps"))
     }
@@ -207,6 +213,7 @@ extension GroupSummary: Codable {
         try c.encode(intervalMs, forKey: SummaryKey("interval_ms"))
         try c.encode(cpuMs, forKey: SummaryKey("cpu_ms"))
         try c.encode(latencyMs, forKey: SummaryKey("latency_ms"))
+        try c.encode(touchToScanoutMs, forKey: SummaryKey("touch_to_scanout_ms"))
         try c.encode(avgFPS, forKey: SummaryKey("avg_fps"))
         try c.encode(onePercentLowFPS, forKey: SummaryKey("one_percent_low_fps"))
     }

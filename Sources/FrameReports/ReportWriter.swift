@@ -36,6 +36,8 @@ public final class ReportWriter {
     /// is told at the end on the clock as it is then (a step since is followed).
     private let wall: WallTime
     private let monotonicStart = MonotonicClock.now()
+    /// Rows waiting for their frame's presentation (`ScanoutHold`).
+    private var hold = ScanoutHold()
 
     /// Creates `directory` (and its parents) and frames.csv, and starts streaming.
     ///
@@ -100,7 +102,9 @@ public final class ReportWriter {
     }
 
     deinit {
-        // A writer dropped without finish (a crash path) still leaves its rows on disk.
+        // A writer dropped without finish (a crash path) still leaves its rows on disk,
+        // those waiting for a presentation too (not known).
+        if outcome == nil { releaseHeld(all: true) }
         sink.close()
     }
 
@@ -115,15 +119,39 @@ public final class ReportWriter {
         let traceBytes = traceColumns.bytes
         let n = traceBytes.count
         let head = n > 0 && traceBytes[n - 1] == UInt8(ascii: "\n") ? traceBytes[0..<(n - 1)] : traceBytes[0..<n]
+        if origin == nil { origin = timing.frameStart }
+        framesAppended += 1
+        let waits = timing.touchTime != nil && timing.scanoutSequence > 0
+        guard waits || hold.count > 0 else {
+            emit(head, timing, verdict, modelNow: model.now)
+            return
+        }
+        if hold.isFull { hold.releaseOldest { emit($0.head[...], $0.timing, $0.verdict, modelNow: $0.modelNow) } }
+        hold.add(head: head, timing: timing, verdict: verdict, modelNow: model.now)
+        releaseHeld()
+    }
+
+    /// The presenter heard that its trip `sequence` reached the screen at `time`
+    /// (CLOCK_MONOTONIC seconds): the frame it showed gets its touch-to-scanout, and the
+    /// rows that waited for it are queued for frames.csv. Allocates nothing.
+    public func presented(sequence: Int, at time: Double) {
+        guard outcome == nil else { return }
+        hold.presented(sequence: sequence, at: time)
+        releaseHeld()
+    }
+
+    private func releaseHeld(all: Bool = false) {
+        hold.release(all: all) { emit($0.head[...], $0.timing, $0.verdict, modelNow: $0.modelNow) }
+    }
+
+    /// One finished row: frames.csv, trace.json's ring, frames.svg's timeline.
+    private func emit(_ head: ArraySlice<UInt8>, _ timing: FrameTiming, _ verdict: FrameVerdict, modelNow: Double) {
         timingColumns.clear()
         FrameRowFormat.appendTimingColumns(&timingColumns, timing, verdict)
         sink.append(head, timingColumns.bytes)
-
-        if origin == nil { origin = timing.frameStart }
         trace.append(TraceRecord(timing: timing, verdict: verdict))
-        timeline.add(time: model.now, interval: timing.interval, cpu: timing.cpuTime, janky: verdict.janky, state: timing.state,
+        timeline.add(time: modelNow, interval: timing.interval, cpu: timing.cpuTime, janky: verdict.janky, state: timing.state,
                      phases: SIMD4(timing.inputTime, timing.updateTime, timing.renderTime, timing.presentTime))
-        framesAppended += 1
     }
 
     /// Writes the queued rows of frames.csv now and syncs them, e.g. when a quit signal
@@ -148,6 +176,8 @@ public final class ReportWriter {
     /// never leaves a report that looks whole but lacks rows or files.
     private func complete(_ profiler: FrameProfiler) throws(ReportWriterError) {
         metadata.startTime = ReportMetadata.timestamp(wall.start(monotonicStart: monotonicStart))
+        // Rows still waiting go out now: their presentation is not known.
+        releaseHeld(all: true)
         var firstError = sink.close()
         func attempt(_ step: () throws(ReportWriterError) -> Void) {
             do { try step() } catch { if firstError == nil { firstError = error } }

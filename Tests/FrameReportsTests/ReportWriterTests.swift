@@ -104,7 +104,7 @@ import TestSupport
         let traceColumns = TraceFormat.header.dropLast().split(separator: ",").map { $0 == "state" ? "refresh_state" : String($0) }
         #expect(traceColumns[4] == "refresh_state" && !lines[0].split(separator: ",").contains("state"))
         #expect(lines[0].split(separator: ",").map(String.init) == traceColumns + [
-            "interval_ms", "cpu_ms", "input_ms", "update_ms", "render_ms", "present_ms", "latency_ms",
+            "interval_ms", "cpu_ms", "input_ms", "update_ms", "render_ms", "present_ms", "latency_ms", "touch_to_scanout_ms",
             "missed_vsyncs", "janky", "over_budget", "dominant_phase", "ui_state",
         ])
         // The trace part is exactly what TraceFormat writes for the same frame and model.
@@ -115,10 +115,10 @@ import TestSupport
         TraceFormat.appendRow(&expected, frame: 0, model: model, events: model.events)
         let tracePart = String(decoding: expected.bytes.dropLast(), as: UTF8.self)
         #expect(lines[1].hasPrefix(tracePart + ","))
-        #expect(lines[1].dropFirst(tracePart.count + 1) == "16.667,6.500,1.000,2.000,3.000,0.500,12.346,0,0,0,render,dragging")
-        #expect(lines[2].hasSuffix(",50.000,24.000,1.000,2.000,20.000,1.000,,2,1,1,render,overscrolled"))
+        #expect(lines[1].dropFirst(tracePart.count + 1) == "16.667,6.500,1.000,2.000,3.000,0.500,12.346,,0,0,0,render,dragging")
+        #expect(lines[2].hasSuffix(",50.000,24.000,1.000,2.000,20.000,1.000,,,2,1,1,render,overscrolled"))
         // Every row has as many cells as the header.
-        for line in lines { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == traceColumns.count + 12) }
+        for line in lines { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == traceColumns.count + 13) }
     }
 
     @Test func rowsReachTheDiskWithoutFinish() throws {

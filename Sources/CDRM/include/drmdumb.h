@@ -68,6 +68,12 @@ int ovs_drm_release(ovs_drm *d);
 int ovs_drm_reacquire(ovs_drm *d);
 int ovs_drm_buffers(const ovs_drm *d);
 long ovs_drm_flips(const ovs_drm *d);
+// The number the last commit's page flip got (1, 2, …); 0 when it queued none (the
+// mode set, a VT not ours): that frame's scanout time will not be known.
+long ovs_drm_commit_sequence(const ovs_drm *d);
+// The last flip whose event was read (its number, 0 before any) and its vblank's time
+// in CLOCK_MONOTONIC microseconds, as the kernel stamped the event.
+long ovs_drm_last_shown(const ovs_drm *d, long long *usec);
 // Gives the CRTC back as it was, frees the buffers, closes the device.
 void ovs_drm_destroy(ovs_drm *d);
 

@@ -32,6 +32,9 @@ public struct FrameProfiler: Sendable {
     public private(set) var overall = FrameStatistics()
     private var perState: [FrameStatistics]
     private var hud: FixedRing<HUDSample>
+    private var awaitingScanout = ScanoutWait()
+    /// The last touch-to-scanout heard, seconds, for the HUD; nil before the first.
+    public private(set) var lastTouchToScanout: Double?
 
     /// - Parameters:
     ///   - refreshPeriod: seconds per refresh (the frame budget), e.g. 1/60.
@@ -56,7 +59,24 @@ public struct FrameProfiler: Sendable {
         perState[t.state.index].record(t, verdict)
         hud.append(HUDSample(interval: t.interval, cpu: t.cpuTime, janky: verdict.janky, state: t.state,
                              input: t.inputTime, update: t.updateTime, render: t.renderTime, present: t.presentTime))
+        if let touch = t.touchTime, t.scanoutSequence > 0 {
+            awaitingScanout.add(.init(sequence: t.scanoutSequence, frame: t.frame, touchTime: touch, state: t.state))
+        }
         return verdict
+    }
+
+    /// The presenter heard that its trip `sequence` reached the screen at `time`
+    /// (CLOCK_MONOTONIC seconds): completes the touch-to-scanout of the frame it showed,
+    /// which `record` saw earlier. Returns that frame and its value, seconds; nil when no
+    /// frame with a touch waited for it.
+    @discardableResult
+    public mutating func presented(sequence: Int, at time: Double) -> (frame: Int, touchToScanout: Double)? {
+        guard let e = awaitingScanout.take(sequence) else { return nil }
+        let value = time - e.touchTime
+        overall.recordTouchToScanout(value)
+        perState[e.state.index].recordTouchToScanout(value)
+        lastTouchToScanout = value
+        return (e.frame, value)
     }
 
     public func statistics(for state: UIState) -> FrameStatistics { perState[state.index] }

@@ -12,6 +12,9 @@ public struct FrameStatistics: Sendable {
     var interval = MetricHistogram()
     var cpu = MetricHistogram()
     var latency = MetricHistogram()
+    /// Touch (its kernel time) to the vblank the frame showing it was scanned out at:
+    /// recorded late, when the presentation is heard (`FrameProfiler.presented`).
+    var touchToScanout = MetricHistogram()
 
     init() {}
 
@@ -27,6 +30,8 @@ public struct FrameStatistics: Sendable {
         if let l = t.latency { latency.record(seconds: l) }
     }
 
+    mutating func recordTouchToScanout(_ seconds: Double) { touchToScanout.record(seconds: seconds) }
+
     mutating func recordIdle(_ seconds: Double) {
         if seconds.isFinite && seconds > 0 { idleSeconds += seconds }
     }
@@ -34,6 +39,7 @@ public struct FrameStatistics: Sendable {
     public var intervalPercentiles: MetricPercentiles? { interval.percentiles() }
     public var cpuPercentiles: MetricPercentiles? { cpu.percentiles() }
     public var latencyPercentiles: MetricPercentiles? { latency.percentiles() }
+    public var touchToScanoutPercentiles: MetricPercentiles? { touchToScanout.percentiles() }
 
     /// Frames over the wall time they covered, as MangoHud's "Average FPS" (= 1000 / mean
     /// interval): time-weighted, not the mean of per-frame fps, which overstates.
@@ -48,5 +54,5 @@ public struct FrameStatistics: Sendable {
     }
 
     /// Values outside the histograms' 0…60 s range, recorded at the edge.
-    public var clampedValues: Int { interval.clamped + cpu.clamped + latency.clamped }
+    public var clampedValues: Int { interval.clamped + cpu.clamped + latency.clamped + touchToScanout.clamped }
 }

@@ -24,6 +24,17 @@ public struct FrameTiming: Sendable, Equatable {
     /// input): part of the run's wall time, not of the frame's interval, so a still kiosk
     /// woken now and then is neither janky nor counted at 60 fps.
     public var idleBefore = 0.0
+    /// When the oldest input handled this frame happened, CLOCK_MONOTONIC seconds, as its
+    /// source stamped it (the kernel's stamp where the input gives one; otherwise when the
+    /// program read it: `ReportMetadata.touchTimeSource` says which); nil when none.
+    public var touchTime: Double?
+    /// The presenter's number for this frame's trip to the screen, whose presentation time
+    /// arrives later (`FrameProfiler.presented`): 0 where the path tells nothing (X11's
+    /// window surface, offscreen, SDL's GPU path), so touch-to-scanout is not known.
+    public var scanoutSequence = 0
+    /// When the frame reached the screen (the vblank it was scanned out at, CLOCK_MONOTONIC
+    /// seconds): filled in late, by the report, once the presenter says; nil: not known.
+    public var scanoutTime: Double?
 
     public init(frame: Int, frameStart: Double, inputDone: Double, updateDone: Double,
                 renderDone: Double, presentStart: Double, presentDone: Double,
@@ -39,6 +50,13 @@ public struct FrameTiming: Sendable, Equatable {
         self.interval = interval
         self.latency = latency
         self.state = state
+    }
+
+    /// The oldest input's time to the vblank that showed the frame; nil when there was no
+    /// input or the presentation is not known.
+    public var touchToScanout: Double? {
+        guard let touchTime, let scanoutTime else { return nil }
+        return scanoutTime - touchTime
     }
 
     public var inputTime: Double { inputDone - frameStart }

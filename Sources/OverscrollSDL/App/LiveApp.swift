@@ -56,6 +56,8 @@ public final class LiveApp {
     private var pacer: FramePacer
     /// Monotonic time the oldest input handled this frame was drained.
     private var oldestArrival: Double?
+    /// The last presentation handed to the report (`hearPresentation`).
+    private var lastHeardScanout = 0
     /// SDL's stamp of the last pump (`LiveClock` seconds): what the next pump reads happened
     /// after it. A sleep on input pumps as it waits, so waking moves it too.
     private var previousPumpStamp = -Double.infinity
@@ -75,7 +77,12 @@ public final class LiveApp {
             if let report { options.report?.abandon(report) }
             throw .display(error)
         }
-        opening.withReport { display.describe(in: $0, refreshPeriod: display.refreshPeriod, vsync: display.vsync) }
+        opening.withReport {
+            display.describe(in: $0, refreshPeriod: display.refreshPeriod, vsync: display.vsync)
+            $0?.metadata.scanoutClock = display.scanoutClock
+            // SDL's input carries no kernel stamp: the time the loop read it stands in.
+            $0?.metadata.touchTimeSource = "read"
+        }
         // A refresh that completes on another thread wakes a loop that sleeps on input.
         let inbox = RefreshInbox(wake: {
             var event = SDL_Event()
@@ -166,6 +173,12 @@ public final class LiveApp {
                 // or until the model's next timer (a timed refresh, an idle reset). The
                 // timeout also keeps the watchdog fed and the screen size looked at; it
                 // draws nothing unless a timer is due.
+                // The last frame's flip first (within a refresh period): its touch-to-scanout
+                // is known before the sleep, and a touch in this wait could not be shown
+                // sooner anyway (no flip is queued while one is pending).
+                if lastHeardScanout < session.display.scanoutSequence {
+                    hearPresentation(waitingMs: Int32((pacer.period * 2000).rounded(.up)))
+                }
                 var timeout = min(1000, (notifier.watchdogInterval ?? 1) * 1000)
                 if let due = session.model.nextTimer {
                     timeout = min(timeout, max(0, (clock.realTime(ofModel: due) - clock.now()) * 1000))
@@ -246,8 +259,12 @@ public final class LiveApp {
             // The sleep is wall time all the same: the run's duration counts it as idle.
             if slept, let lastPresent { timing.idleBefore = max(0, presentDone - lastPresent - period) }
             timing.latency = oldestArrival.map { presentDone - $0 }
+            timing.touchTime = oldestArrival
+            timing.scanoutSequence = session.display.scanoutSequence
             lastPresent = presentDone
             session.record(timing)
+            // The flip events that came (the frame before's, normally): late, and never waited for here.
+            hearPresentation(waitingMs: 0)
             metrics?.record(timing, model: session.model)
             if frame + 1 < firstFrameShownBy {
                 // The GPU path: the same picture once more, so the first one is on the screen.
@@ -301,6 +318,13 @@ public final class LiveApp {
     /// loop, which does not sleep to a frame's start (its present still waits for its
     /// deadline: no two presents within three quarters of a period).
     private var vsyncPaces: Bool { presentAverage > pacer.period * 0.25 }
+
+    /// Hands the report and the profiler the last presentation the display heard, once.
+    private func hearPresentation(waitingMs: Int32) {
+        guard let shown = session.display.lastShown(waitingMs: waitingMs), shown.sequence > lastHeardScanout else { return }
+        lastHeardScanout = shown.sequence
+        session.runRecord.presented(shown)
+    }
 
     /// Returns false when the app should quit.
     private func handle(_ event: SDL_Event) -> Bool {

@@ -40,6 +40,16 @@ final class RunRecord: Sendable {
         }
     }
 
+    /// A frame recorded earlier reached the screen (`Presentation`): its touch-to-scanout
+    /// completes in the profiler and the report. Allocates nothing.
+    func presented(_ shown: Presentation) {
+        state.withLock { s in
+            guard s.outcome == nil else { return }
+            s.profiler?.presented(sequence: shown.sequence, at: shown.time)
+            s.report?.presented(sequence: shown.sequence, at: shown.time)
+        }
+    }
+
     /// A still stretch with no frame after it (the end of a live run): wall time the
     /// run's duration counts. Nothing once the run is finished.
     func recordIdle(_ seconds: Double) {

@@ -351,6 +351,11 @@ public final class Display {
     /// Gives the screen back at the run's end (`Presenter.releaseScreen`).
     func releaseScreen() { presenter.releaseScreen() }
 
+    /// When frames reach the screen, where the presenter hears it (`Presenter.lastShown`).
+    var scanoutSequence: Int { presenter.scanoutSequence }
+    func lastShown(waitingMs: Int32) -> Presentation? { presenter.lastShown(waitingMs: waitingMs) }
+    public var scanoutClock: String { presenter.scanoutClock }
+
     /// The window's size in points (layout units): its pixels over the scale.
     public var sizeInPoints: (width: Double, height: Double) {
         let pixels = sizeInPixels

@@ -64,6 +64,14 @@ protocol Presenter: AnyObject {
     /// Gives the screen back at the run's end, before the report (a console's VT and
     /// CRTC): the run ends by `_exit`, which runs no deinit. Nothing is shown after.
     func releaseScreen()
+    /// The number the last present's trip to the screen got, whose time `lastShown` will
+    /// tell; 0 where this presenter hears nothing of when a frame is shown.
+    var scanoutSequence: Int { get }
+    /// The last trip heard to reach the screen, reading what arrived and waiting at most
+    /// `waitingMs` for one still on its way; nil before any, or where nothing is heard.
+    func lastShown(waitingMs: Int32) -> Presentation?
+    /// What `lastShown`'s times are, or why there are none (summary.json's scanout_clock).
+    var scanoutClock: String { get }
 }
 
 extension Presenter {
@@ -73,6 +81,9 @@ extension Presenter {
     var refreshPeriod: Double? { nil }
     func serviceScreen() -> Bool { false }
     func releaseScreen() {}
+    var scanoutSequence: Int { 0 }
+    func lastShown(waitingMs: Int32) -> Presentation? { nil }
+    var scanoutClock: String { "not known: \(name) says nothing of when a frame reaches the screen" }
 
     func beginTurned(_ rotation: ScreenRotation) -> Bool { turned.begin(rotation, screen: sizeInPixels) }
 

@@ -59,4 +59,7 @@ final class ConsoleScreenPresenter: Presenter {
         return true
     }
     func releaseScreen() { screen.close() }
+    var scanoutSequence: Int { shared.scanoutSequence }
+    func lastShown(waitingMs: Int32) -> Presentation? { shared.lastShown(waitingMs: waitingMs) }
+    var scanoutClock: String { shared.scanoutClock }
 }

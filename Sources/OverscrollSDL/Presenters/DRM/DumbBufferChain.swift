@@ -1,4 +1,5 @@
 import CDRM
+import OverscrollKit
 
 /// DRM dumb buffers as a `BufferChain`: the display controller scans out memory the CPU
 /// wrote, two or three buffers page-flipped on vblank (`CDRM`). The shared-memory
@@ -49,6 +50,20 @@ final class DumbBufferChain: ConsoleScreen {
     }
 
     func commit() -> Bool { !device.closed && ovs_drm_commit(device.handle) == 0 }
+
+    var scanoutSequence: Int { device.closed ? 0 : ovs_drm_commit_sequence(device.handle) }
+
+    /// The flip events that came are read (waiting for a pending one at most
+    /// `waitingMs`): the last one's vblank, as the kernel stamped it.
+    func lastShown(waitingMs: Int32) -> Presentation? {
+        guard !device.closed else { return nil }
+        _ = ovs_drm_wait_frame(device.handle, waitingMs)
+        var usec: Int64 = 0
+        let sequence = ovs_drm_last_shown(device.handle, &usec)
+        return sequence > 0 ? Presentation(sequence: sequence, time: Double(usec) / 1e6) : nil
+    }
+
+    var scanoutClock: String? { "DRM page-flip event: the vblank's time (CLOCK_MONOTONIC)" }
 
     var broken: Bool { !device.closed && ovs_drm_broken(device.handle) != 0 }
 

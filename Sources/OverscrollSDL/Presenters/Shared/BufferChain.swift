@@ -1,3 +1,5 @@
+import OverscrollKit
+
 /// Buffers in memory shared with whatever shows them — a Wayland compositor (wl_shm) or
 /// the display controller itself (DRM dumb buffers) — one shown at a time. The CPU
 /// presenters draw a frame in plain memory and copy into a buffer of the chain only what
@@ -30,6 +32,19 @@ protocol BufferChain: AnyObject {
     /// The display is gone (the compositor hung up, the DRM device was removed): nothing
     /// will be shown again, and the run ends as for a lost display.
     var broken: Bool { get }
+    /// The number the last commit's trip to the screen got (`Presenter.scanoutSequence`);
+    /// 0 where the chain hears nothing of when a buffer is shown.
+    var scanoutSequence: Int { get }
+    /// The last trip heard to reach the screen (`Presenter.lastShown`).
+    func lastShown(waitingMs: Int32) -> Presentation?
+    /// What those times are, or why there are none; nil: the presenter's default.
+    var scanoutClock: String? { get }
+}
+
+extension BufferChain {
+    var scanoutSequence: Int { 0 }
+    func lastShown(waitingMs: Int32) -> Presentation? { nil }
+    var scanoutClock: String? { nil }
 }
 
 /// A buffer `BufferChain.acquire` handed out.

@@ -56,6 +56,9 @@ final class SharedMemoryPresenter: Presenter {
     /// The chain broke at a wait, an acquire or a commit.
     private var lost = false
     var displayLost: Bool { lost }
+    var scanoutSequence: Int { chain.scanoutSequence }
+    func lastShown(waitingMs: Int32) -> Presentation? { chain.lastShown(waitingMs: waitingMs) }
+    var scanoutClock: String { chain.scanoutClock ?? "not known: \(name) say nothing of when a frame reaches the screen" }
     /// The list's ring, where the painter keeps the list in one, and what its buffers
     /// hold (`RingBuffers`). Its frames say which ring row the window's top shows
     /// (`first`), which window rows' ring rows they wrote (`written`, this frame's), and
