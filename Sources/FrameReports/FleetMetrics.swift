@@ -13,6 +13,9 @@ public struct FleetMetrics: Sendable, Equatable {
     public var jankyFrames = 0
     public private(set) var interval: FleetHistogram
     public private(set) var cpu: FleetHistogram
+    /// Input (its kernel time) to the vblank that showed it, where the path hears the
+    /// vblank (the report's touch_to_scanout_ms); empty elsewhere.
+    public private(set) var touchToScanout: FleetHistogram
     public var refreshesOK = 0
     public var refreshesFailed = 0
     public var refreshesTimedOut = 0
@@ -33,7 +36,17 @@ public struct FleetMetrics: Sendable, Equatable {
         self.refreshPeriod = refreshPeriod
         interval = FleetHistogram(bounds: Self.intervalBounds(period: refreshPeriod))
         cpu = FleetHistogram(bounds: Self.cpuBounds(period: refreshPeriod))
+        touchToScanout = FleetHistogram(bounds: Self.touchToScanoutBounds(period: refreshPeriod))
     }
+
+    /// Touch-to-scanout buckets in refresh periods: the floor is the wait for the next
+    /// vblank plus the frame's work (one to two periods); past three a touch waited frames.
+    static func touchToScanoutBounds(period p: Double) -> [Double] {
+        [0.5, 1, 1.5, 2, 2.5, 3, 4, 6, 10, 30].map { FleetHistogram.bound($0 * p) }
+    }
+
+    /// A frame's touch-to-scanout, seconds, heard after the frame (`FrameProfiler.presented`).
+    public mutating func recordTouchToScanout(_ seconds: Double) { touchToScanout.observe(seconds) }
 
     /// Interval buckets at half-periods past whole ones: up to 1.5 periods a frame was on
     /// time, up to 2.5 it missed one vsync, and so on, as `FrameVerdict` counts them.
@@ -75,7 +88,8 @@ public struct FleetMetrics: Sendable, Equatable {
     /// share the histograms' arrays, and the loop's next frame would then copy them
     /// (allocate) before counting into them.
     public mutating func assign(_ other: FleetMetrics) {
-        guard refreshPeriod == other.refreshPeriod, interval.assign(other.interval), cpu.assign(other.cpu) else {
+        guard refreshPeriod == other.refreshPeriod, interval.assign(other.interval), cpu.assign(other.cpu),
+              touchToScanout.assign(other.touchToScanout) else {
             self = other
             return
         }
@@ -109,6 +123,9 @@ public struct FleetMetrics: Sendable, Equatable {
                interval.samples)
         metric("overscroll_frame_cpu_seconds", "histogram", "CPU time the process spent on a frame (as the report's cpu_ms).",
                cpu.samples)
+        metric("overscroll_touch_to_scanout_seconds", "histogram",
+               "Input (its kernel time) to the vblank that showed it; only where the display says when a frame is shown (DRM).",
+               touchToScanout.samples)
         metric("overscroll_refresh_total", "counter", "Refreshes ended, by result.",
                [("{result=\"ok\"}", Double(refreshesOK)), ("{result=\"failed\"}", Double(refreshesFailed)),
                 ("{result=\"timeout\"}", Double(refreshesTimedOut))])

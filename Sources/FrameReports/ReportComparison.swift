@@ -52,6 +52,15 @@ public struct ReportComparison: Sendable, Equatable {
             add("\(label) p99.9", "ms", bm?.p99_9, nm?.p99_9, gated: false)
             add("\(label) max", "ms", bm?.max, nm?.max, gated: false)
         }
+        // Touch to scanout gates only where both runs' paths hear when a frame is shown: a
+        // path that cannot know (X11, offscreen, a replay) has no figure, and that is not a
+        // regression nor a missing metric; a note says it was not compared.
+        let bothSee = Self.seesScanout(base.metadata) && Self.seesScanout(new.metadata)
+        let bt = b.touchToScanoutMs, nt = n.touchToScanoutMs
+        add("touch to scanout p50", "ms", bt?.p50, nt?.p50, gated: bothSee)
+        add("touch to scanout p95", "ms", bt?.p95, nt?.p95, gated: bothSee)
+        add("touch to scanout p99", "ms", bt?.p99, nt?.p99, gated: bothSee)
+        add("touch to scanout max", "ms", bt?.max, nt?.max, gated: false)
         add("janky frames", "%", b.jankyPercent, n.jankyPercent, gated: true)
         add("over budget", "%", b.overBudgetPercent, n.overBudgetPercent, gated: false)
         add("missed vsyncs", "/100 frames",
@@ -61,6 +70,17 @@ public struct ReportComparison: Sendable, Equatable {
         add("avg fps", "fps", b.avgFPS, n.avgFPS, .higherIsBetter, gated: false)
         self.rows = rows
         self.notes = Self.notes(base.metadata, new.metadata)
+        if !bothSee, Self.seesScanout(base.metadata) || Self.seesScanout(new.metadata) {
+            let blind = Self.seesScanout(base.metadata) ? "NEW" : "BASE"
+            notes.append("touch to scanout is not compared: \(blind)'s path cannot know when a frame reaches the screen")
+        }
+    }
+
+    /// Whether a run's path heard when its frames reached the screen (summary.json's
+    /// `scanout_clock` names a clock, not why there is none; older reports have no key).
+    static func seesScanout(_ m: ReportMetadata) -> Bool {
+        guard let clock = m.scanoutClock else { return false }
+        return !clock.hasPrefix("not known")
     }
 
     static func row(_ name: String, _ unit: String, _ base: Double?, _ new: Double?, _ direction: Direction,

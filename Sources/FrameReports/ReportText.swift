@@ -28,7 +28,7 @@ public enum ReportText {
         ], rightAligned: Set(0..<6))
         out += "\n"
         var metrics: [[String]] = [["ms", "min", "p50", "p90", "p95", "p99", "p99.9", "max", "samples"]]
-        for (name, p) in [("interval", o.intervalMs), ("cpu", o.cpuMs), ("latency", o.latencyMs)] {
+        for (name, p) in [("interval", o.intervalMs), ("cpu", o.cpuMs), ("latency", o.latencyMs), ("touch to scanout", o.touchToScanoutMs)] {
             if let p {
                 // NaN: a percentile the file left out.
                 let shown = [p.min, p.p50, p.p90, p.p95, p.p99, p.p99_9, p.max].map { $0.isNaN ? "-" : ms($0) }

@@ -24,6 +24,7 @@ enum TraceEventWriter {
         file.buffer.append("{\"traceEvents\":[\n" as StaticString)
         file.buffer.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"overscroll\"}},\n" as StaticString)
         file.buffer.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"frame loop\"}}" as StaticString)
+        file.buffer.append(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"input to glass\"}}" as StaticString)
 
         // Boundaries in integer nanoseconds from the origin, forced to be non-decreasing,
         // and each frame starting no earlier than the previous one ended: then children
@@ -57,6 +58,10 @@ enum TraceEventWriter {
 
             counter(&file.buffer, "interval_ms", at: s5, value: t.interval * 1000)
             if let l = t.latency { counter(&file.buffer, "latency_ms", at: s5, value: l * 1000) }
+            if let touch = t.touchTime, let glass = t.scanoutTime, let value = t.touchToScanout {
+                inputToGlass(&file.buffer, frame: t.frame, touch: ns(touch, origin), frameStart: s0,
+                             scanout: ns(glass, origin), value: value)
+            }
             if record.verdict.janky {
                 file.buffer.append(",\n{\"name\":\"jank\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" as StaticString)
                 micros(&file.buffer, s5)
@@ -89,6 +94,26 @@ enum TraceEventWriter {
         if frac < 100 { out.append("0" as StaticString) }
         if frac < 10 { out.append("0" as StaticString) }
         out.append(frac)
+    }
+
+    /// A touch to the frame that showed it, as Perfetto draws input → frame: the touch a
+    /// zero-length slice on the "input to glass" track, a flow arrow from it into the frame's
+    /// slice, the vblank that showed the frame a marker, and the value a counter there.
+    private static func inputToGlass(_ out: inout CSVRowBuffer, frame: Int, touch: Int64, frameStart: Int64,
+                                     scanout: Int64, value: Double) {
+        out.append(",\n{\"name\":\"touch\",\"cat\":\"input\",\"ph\":\"X\",\"ts\":" as StaticString); micros(&out, touch)
+        out.append(",\"dur\":0,\"pid\":1,\"tid\":2,\"args\":{\"frame\":" as StaticString); out.append(frame)
+        out.append("}}" as StaticString)
+        out.append(",\n{\"name\":\"touch to scanout\",\"cat\":\"input\",\"ph\":\"s\",\"id\":" as StaticString); out.append(frame)
+        out.append(",\"ts\":" as StaticString); micros(&out, touch)
+        out.append(",\"pid\":1,\"tid\":2}" as StaticString)
+        out.append(",\n{\"name\":\"touch to scanout\",\"cat\":\"input\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" as StaticString); out.append(frame)
+        out.append(",\"ts\":" as StaticString); micros(&out, max(frameStart, touch))
+        out.append(",\"pid\":1,\"tid\":1}" as StaticString)
+        out.append(",\n{\"name\":\"scanout\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" as StaticString); micros(&out, scanout)
+        out.append(",\"pid\":1,\"tid\":2,\"args\":{\"frame\":" as StaticString); out.append(frame)
+        out.append("}}" as StaticString)
+        counter(&out, "touch_to_scanout_ms", at: scanout, value: value * 1000)
     }
 
     private static func slice(_ out: inout CSVRowBuffer, _ name: StaticString, _ start: Int64, _ end: Int64) {

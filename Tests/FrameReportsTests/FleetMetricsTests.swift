@@ -107,4 +107,23 @@ import OverscrollKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["o.prom"])
         #expect(throws: ReportWriterError.self) { try m.write(to: dir + "/missing/o.prom") }
     }
+
+    @Test func touchToScanoutIsAHistogramInRefreshPeriods() throws {
+        var m = FleetMetrics(refreshPeriod: 1.0 / 60)
+        // 20 ms (1.2 periods) three times, 40 ms (2.4 periods) once.
+        for s in [0.020, 0.020, 0.020, 0.040] { m.recordTouchToScanout(s) }
+        let lines = m.exposition.split(separator: "\n")
+        func value(_ sample: String) -> Double? {
+            lines.first { $0.hasPrefix(sample + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        #expect(m.exposition.contains("# TYPE overscroll_touch_to_scanout_seconds histogram\n"))
+        #expect(value("overscroll_touch_to_scanout_seconds_bucket{le=\"0.01667\"}") == 0)
+        #expect(value("overscroll_touch_to_scanout_seconds_bucket{le=\"0.025\"}") == 3)
+        #expect(value("overscroll_touch_to_scanout_seconds_bucket{le=\"0.04167\"}") == 4)
+        #expect(value("overscroll_touch_to_scanout_seconds_count") == 4)
+        // A snapshot taken in place carries it.
+        var copy = FleetMetrics(refreshPeriod: 1.0 / 60)
+        copy.assign(m)
+        #expect(copy.exposition == m.exposition)
+    }
 }

@@ -121,11 +121,34 @@ import TestSupport
     @Test func identicalReportsHaveNoRegressions() {
         let c = ReportComparison(base: Self.summary(), new: Self.summary())
         #expect(!c.hasRegressions)
-        #expect(c.rows.allSatisfy { $0.changePercent == 0 })
+        // Touch to scanout: neither fixture's path sees the scanout, so no figure on either side.
+        #expect(c.rows.allSatisfy { $0.changePercent == 0 || $0.name.hasPrefix("touch to scanout") })
         #expect(c.notes.isEmpty)
         let names = Set(c.rows.filter(\.gated).map(\.name))
         #expect(names == ["interval p50", "interval p95", "interval p99", "cpu p50", "cpu p95", "cpu p99",
                           "latency p50", "latency p95", "latency p99", "janky frames", "1% low fps"])
+    }
+
+    static func seeing(_ clock: String?, touch: Double?) -> ReportSummary {
+        var s = summary()
+        s.metadata.scanoutClock = clock
+        s.overall.touchToScanoutMs = touch.map { MetricPercentiles(count: 10, min: $0, p50: $0, p90: $0, p95: $0, p99: $0,
+                                                                  p99_9: $0, max: $0, mean: $0) }
+        return s
+    }
+
+    @Test func touchToScanoutGatesOnlyWhereBothPathsSeeTheScanout() {
+        let drm = "DRM page-flip event: the vblank's time (CLOCK_MONOTONIC)", x11 = "not known: SDL's window surface says nothing"
+        // Both see it: slower is a regression, missing on one side fails as MISSING.
+        let worse = ReportComparison(base: Self.seeing(drm, touch: 20), new: Self.seeing(drm, touch: 30))
+        #expect(worse.regressions.map(\.name) == ["touch to scanout p50", "touch to scanout p95", "touch to scanout p99"])
+        let lost = ReportComparison(base: Self.seeing(drm, touch: 20), new: Self.seeing(drm, touch: nil))
+        #expect(lost.fails && lost.missing.map(\.name) == ["touch to scanout p50", "touch to scanout p95", "touch to scanout p99"])
+        // One path cannot know: not compared, not failed, and said.
+        let blind = ReportComparison(base: Self.seeing(drm, touch: 20), new: Self.seeing(x11, touch: nil))
+        #expect(!blind.fails)
+        #expect(blind.rows.filter { $0.name.hasPrefix("touch to scanout") }.allSatisfy { !$0.gated })
+        #expect(blind.notes.contains { $0.contains("touch to scanout is not compared: NEW's path cannot know") })
     }
 
     @Test func slowerTimesBeyondTheToleranceAreRegressions() {

@@ -61,6 +61,24 @@ import TestSupport
         #expect(figure["count"] as? Int == 2)
         let worst = try #require(expected.values.max())
         #expect(abs(try #require(figure["max"] as? Double) - worst * 1000) < 0.001)
+
+        // trace.json: a flow from each measured touch into its frame, the value at the vblank.
+        let trace = try ReportWriterTests.json(dir + "/trace.json")
+        let events = try #require(trace["traceEvents"] as? [[String: Any]])
+        let starts = events.filter { $0["ph"] as? String == "s" }, ends = events.filter { $0["ph"] as? String == "f" }
+        #expect(starts.compactMap { $0["id"] as? Int }.sorted() == [0, 6])
+        #expect(ends.compactMap { $0["id"] as? Int }.sorted() == [0, 6])
+        let frameSlices = events.filter { $0["name"] as? String == "frame" }
+        for end in ends {
+            let ts = try #require(end["ts"] as? Double), id = try #require(end["id"] as? Int)
+            let slice = try #require(frameSlices.first { ($0["args"] as? [String: Any])?["frame"] as? Int == id })
+            let start = try #require(slice["ts"] as? Double), dur = try #require(slice["dur"] as? Double)
+            #expect(ts >= start && ts <= start + dur, "the flow ends inside frame \(id)'s slice")
+        }
+        let counters = events.filter { $0["name"] as? String == "touch_to_scanout_ms" && $0["ph"] as? String == "C" }
+        let values = counters.compactMap { ($0["args"] as? [String: Double])?["touch_to_scanout_ms"] }
+        #expect(values.count == 2)
+        for (v, frame) in zip(values, [0, 6]) { #expect(abs(v - expected[frame]! * 1000) < 0.001) }
     }
 
     @Test func withoutFeedbackNothingWaitsAndTheFigureIsNull() throws {

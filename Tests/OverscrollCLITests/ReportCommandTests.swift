@@ -37,7 +37,7 @@ import Glibc
         let interval = try #require(summary["interval_ms"] as? [String: Double])
         #expect(abs(interval["p50"]! - 16.667) < 0.05)
         let header = try String(contentsOfFile: "\(dir)/frames.csv", encoding: .utf8).split(separator: "\n")[0]
-        #expect(header.hasPrefix("frame,t_ms,content_offset,velocity,refresh_state,progress,rows,events,scrollbar,highlight,selected,interval_ms,cpu_ms,input_ms,update_ms,render_ms,present_ms,latency_ms,missed_vsyncs,janky"))
+        #expect(header.hasPrefix("frame,t_ms,content_offset,velocity,refresh_state,progress,rows,events,scrollbar,highlight,selected,interval_ms,cpu_ms,input_ms,update_ms,render_ms,present_ms,latency_ms,touch_to_scanout_ms,missed_vsyncs,janky"))
         let trace = try json("\(dir)/trace.json")
         #expect((trace["traceEvents"] as? [Any])?.isEmpty == false)
         // `report DIR` prints it.

@@ -56,6 +56,8 @@ public final class LiveApp {
     private var pacer: FramePacer
     /// Monotonic time the oldest input handled this frame was drained.
     private var oldestArrival: Double?
+    /// The oldest admitted input's own time this frame (`FrameTiming.touchTime`).
+    private var oldestTouch: Double?
     /// The last presentation handed to the report (`hearPresentation`).
     private var lastHeardScanout = 0
     /// SDL's stamp of the last pump (`LiveClock` seconds): what the next pump reads happened
@@ -80,8 +82,6 @@ public final class LiveApp {
         opening.withReport {
             display.describe(in: $0, refreshPeriod: display.refreshPeriod, vsync: display.vsync)
             $0?.metadata.scanoutClock = display.scanoutClock
-            // SDL's input carries no kernel stamp: the time the loop read it stands in.
-            $0?.metadata.touchTimeSource = "read"
         }
         // A refresh that completes on another thread wakes a loop that sleeps on input.
         let inbox = RefreshInbox(wake: {
@@ -117,6 +117,10 @@ public final class LiveApp {
         var why = ""
         consoleInput = ConsoleInput.open(videoDriver: display.videoDriver, why: &why)
         if consoleInput == nil, !why.isEmpty { warn("input: libinput cannot be had (\(why)); SDL reads the devices itself") }
+        // libinput gives the kernel's stamp of each event; SDL's input has none, and the
+        // time the loop read it stands in (summary.json says which).
+        let touchTimeSource = consoleInput != nil ? "kernel" : "read"
+        opening.withReport { $0?.metadata.touchTimeSource = touchTimeSource }
         screen = ScreenFollower(native: native, watch: options.followScreen)
         let wake: @Sendable () -> Void = {
             var event = SDL_Event()
@@ -149,6 +153,7 @@ public final class LiveApp {
         while running {
             inputs.removeAll(keepingCapacity: true)
             oldestArrival = nil
+            oldestTouch = nil
             var slept = false
             if let lost = runWatch.lost { runWatch.lose(lost) }
             if session.display.connectionBroken {
@@ -259,7 +264,7 @@ public final class LiveApp {
             // The sleep is wall time all the same: the run's duration counts it as idle.
             if slept, let lastPresent { timing.idleBefore = max(0, presentDone - lastPresent - period) }
             timing.latency = oldestArrival.map { presentDone - $0 }
-            timing.touchTime = oldestArrival
+            timing.touchTime = oldestTouch
             timing.scanoutSequence = session.display.scanoutSequence
             lastPresent = presentDone
             session.record(timing)
@@ -323,7 +328,7 @@ public final class LiveApp {
     private func hearPresentation(waitingMs: Int32) {
         guard let shown = session.display.lastShown(waitingMs: waitingMs), shown.sequence > lastHeardScanout else { return }
         lastHeardScanout = shown.sequence
-        session.runRecord.presented(shown)
+        if let value = session.runRecord.presented(shown) { metrics?.recordTouchToScanout(value) }
     }
 
     /// Returns false when the app should quit.
@@ -366,7 +371,13 @@ public final class LiveApp {
         case .toggleHUD:
             if !options.kiosk { session.hudVisible.toggle() }
         case .input(let input):
-            if oldestArrival == nil && session.model.admits(input) { oldestArrival = MonotonicClock.now() }
+            if session.model.admits(input) {
+                let read = MonotonicClock.now()
+                if oldestArrival == nil { oldestArrival = read }
+                // The device's own stamp where libinput gave one (the kernel's); else the read.
+                let touched = deviceTime ?? read
+                oldestTouch = min(oldestTouch ?? touched, touched)
+            }
             inputs.append(session.logical(TimedInput(time: time, event: input, deviceTime: deviceTime)))
         case .windowChanged:
             inputs.append(session.logical(session.windowChanged(at: time)))

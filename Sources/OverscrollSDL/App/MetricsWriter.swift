@@ -90,6 +90,11 @@ final class MetricsWriter: Sendable {
         feed.withLock { $0.metrics.record(timing, model: model, now: now) }
     }
 
+    /// A frame's touch-to-scanout, heard after it (`RunRecord.presented`).
+    func recordTouchToScanout(_ seconds: Double) {
+        feed.withLock { $0.metrics.recordTouchToScanout(seconds) }
+    }
+
     /// The last write, at exit; stops and joins the writer first.
     func finish() {
         worker.withLock { $0?.stopAndJoin() }

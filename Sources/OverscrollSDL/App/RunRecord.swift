@@ -41,12 +41,14 @@ final class RunRecord: Sendable {
     }
 
     /// A frame recorded earlier reached the screen (`Presentation`): its touch-to-scanout
-    /// completes in the profiler and the report. Allocates nothing.
-    func presented(_ shown: Presentation) {
+    /// completes in the profiler and the report. Returns it (seconds) when a frame with a
+    /// touch waited for it. Allocates nothing.
+    func presented(_ shown: Presentation) -> Double? {
         state.withLock { s in
-            guard s.outcome == nil else { return }
-            s.profiler?.presented(sequence: shown.sequence, at: shown.time)
+            guard s.outcome == nil else { return nil }
+            let completed = s.profiler?.presented(sequence: shown.sequence, at: shown.time)
             s.report?.presented(sequence: shown.sequence, at: shown.time)
+            return completed?.touchToScanout
         }
     }
 
