@@ -317,6 +317,7 @@ import Glibc
             verbose = true
             fullscreen = true
             display = 1
+            output = "HDMI-A-1"
             refresh-every = 1.25
             idle-reset = 1e20
             metrics = \(q(dir + "/m \(odd).prom"))
@@ -329,7 +330,7 @@ import Glibc
         #expect(r1.status == 0, "\(r1.stderr)")
         // One line a setting, all with values, none of them raw controls.
         let listed = values(r1.stdout)
-        #expect(listed.count == 24 && r1.stdout.split(separator: "\n").count == 25, "\(r1.stdout)")
+        #expect(listed.count == 25 && r1.stdout.split(separator: "\n").count == 26, "\(r1.stdout)")
         #expect(!r1.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(r1.stdout)")
         #expect(listed.contains("refresh-duration = 1e-07") && listed.contains("refresh-timeout = 1e+20"), "\(listed)")
         #expect(listed.filter { $0.hasPrefix("kiosk = ") } == ["kiosk = true"])
@@ -349,7 +350,7 @@ import Glibc
             #expect(check.status == 0, "\(check.stderr)")
             let expected = "'echo \(odd.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{1B}", with: "\\x1b").replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\\slash", with: "\\\\slash").replacingOccurrences(of: "'single'", with: "\\'single\\'"))'"
             #expect(check.stdout.hasPrefix(expected), "\(check.stdout) against \(expected)")
-            #expect(check.stdout.hasSuffix(" 1e-07 1e+20 24\n"), "\(check.stdout)")
+            #expect(check.stdout.hasSuffix(" 1e-07 1e+20 25\n"), "\(check.stdout)")
         }
     }
 }
