@@ -142,6 +142,20 @@ static int pointer(struct libinput_event *event, enum libinput_event_type type, 
     }
 }
 
+// A pen display's stylus: only while its tip is on the glass (a hovering pen moves
+// nothing), at libinput's screen-mapped coordinates, as a touch's.
+static int pen(struct libinput_event *event, enum libinput_event_type type, struct ovs_input_event *out) {
+    struct libinput_event_tablet_tool *t = libinput_event_get_tablet_tool_event(event);
+    int down = libinput_event_tablet_tool_get_tip_state(t) == LIBINPUT_TABLET_TOOL_TIP_DOWN;
+    if (type == LIBINPUT_EVENT_TABLET_TOOL_TIP) out->kind = down ? OVS_INPUT_PEN_DOWN : OVS_INPUT_PEN_UP;
+    else if (type == LIBINPUT_EVENT_TABLET_TOOL_AXIS && down) out->kind = OVS_INPUT_PEN_MOTION;
+    else return 0;
+    out->time_usec = libinput_event_tablet_tool_get_time_usec(t);
+    out->x = libinput_event_tablet_tool_get_x_transformed(t, span) / span;
+    out->y = libinput_event_tablet_tool_get_y_transformed(t, span) / span;
+    return 1;
+}
+
 // One libinput event flattened into `out`; 0 for one of no use here.
 static int flatten(struct ovs_input *input, struct libinput_event *event, struct ovs_input_event *out) {
     enum libinput_event_type type = libinput_event_get_type(event);
@@ -172,6 +186,10 @@ static int flatten(struct ovs_input *input, struct libinput_event *event, struct
     case LIBINPUT_EVENT_POINTER_BUTTON:
     case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
         if (!pointer(event, type, out)) return 0;
+        break;
+    case LIBINPUT_EVENT_TABLET_TOOL_TIP:
+    case LIBINPUT_EVENT_TABLET_TOOL_AXIS:
+        if (!pen(event, type, out)) return 0;
         break;
     default:
         return 0;
@@ -214,6 +232,7 @@ void ovs_input_added_device(const struct ovs_input *input, struct ovs_input_devi
     out->touch = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH);
     out->pointer = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_POINTER);
     out->keyboard = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_KEYBOARD);
+    out->pen = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL);
     if (out->touch) {
         int count = libinput_device_touch_get_touch_count(device);
         out->touch_count = count > 0 ? count : 0;

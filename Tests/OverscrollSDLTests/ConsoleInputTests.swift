@@ -68,6 +68,48 @@ import Testing
                 == .input(.pointerMove(.mouse, x: 0, y: 639.5)))
     }
 
+    /// A pen display (libinput's tablet tool, screen-mapped): the stylus on the glass is a
+    /// finger where it touches, its own pointer, taken by a touch-only kiosk; a pen lifted
+    /// and put down elsewhere starts a new press there.
+    @Test func aPenOnTheGlassIsAFingerOfItsOwn() {
+        var translator = DeviceInputTranslator()
+        func pen(_ kind: ovs_input_kind, x: Double = 0, y: Double = 0) -> InputTranslator.Output {
+            var e = event(kind, x: x, y: y)
+            e.device = 3
+            return translator.translate(e, screen: screen)
+        }
+        let id = DeviceInputTranslator.pen(3)
+        #expect(pen(OVS_INPUT_PEN_DOWN, x: 0.25, y: 0.5) == .input(.pointerDown(id, x: 100, y: 320)))
+        #expect(pen(OVS_INPUT_PEN_MOTION, x: 0.25, y: 0.75) == .input(.pointerMove(id, x: 100, y: 480)))
+        #expect(pen(OVS_INPUT_PEN_UP) == .input(.pointerUp(id)))
+        #expect(pen(OVS_INPUT_PEN_DOWN, x: 1, y: 0) == .input(.pointerDown(id, x: 400, y: 0)))
+        #expect(id != .mouse && id != DeviceInputTranslator.finger(0) && id != DeviceInputTranslator.pen(4))
+        #expect(!InputEvent.pointerDown(id, x: 0, y: 0).isMouse)
+    }
+
+    /// A pen pulled down the list and lifted: the model pulls, arms and refreshes, as for
+    /// a finger, in a kiosk that takes no mouse.
+    @Test func aPenPullRefreshesInATouchOnlyKiosk() {
+        var configuration = OverscrollModel.Configuration(viewportWidth: screen.width, viewportHeight: screen.height)
+        configuration.acceptsMouse = false
+        var model = OverscrollModel(configuration: configuration, rows: (0..<100).map { "Row \($0)" })
+        var translator = DeviceInputTranslator()
+        func pen(_ kind: ovs_input_kind, y: Double, at t: Double) -> [TimedInput] {
+            var e = event(kind, x: 0.5, y: y)
+            e.device = 1
+            guard case .input(let input) = translator.translate(e, screen: screen), model.admits(input) else { return [] }
+            return [TimedInput(time: t, event: input)]
+        }
+        model.step(pen(OVS_INPUT_PEN_DOWN, y: 0.1, at: 0), to: 0)
+        for step in 1...30 {
+            let t = Double(step) / 60
+            model.step(pen(OVS_INPUT_PEN_MOTION, y: 0.1 + Double(step) * 0.025, at: t), to: t)
+        }
+        #expect(model.scroll.isDragging && model.scroll.offset < 0)
+        model.step(pen(OVS_INPUT_PEN_UP, y: 0, at: 0.6), to: 0.7)
+        #expect(model.refresh.isRefreshing)
+    }
+
     @Test func theWheelScrollsIntoTheContentTowardsTheUser() {
         var translator = DeviceInputTranslator()
         #expect(translator.translate(event(OVS_INPUT_POINTER_WHEEL, y: 1), screen: screen) == .input(.wheel(dy: 48)))
@@ -127,6 +169,14 @@ import Testing
         #expect(line == "input: /dev/input/event4 \"QEMU QEMU USB Tablet\": absolute pointer (scaled to the screen), "
                 + "range 0–32767 x 0–32767; not used; ignored a pointer: a touch-only kiosk; set mouse = true to use it")
         #expect(tablet.line(mouse: true, keyboard: false).hasSuffix("; used (pointer)"))
+    }
+
+    @Test func aPenDisplayIsUsedAsTouchAndSaysSo() {
+        let pen = DeviceDescription(name: "Wacom One Pen Display", node: "/dev/input/event7", kinds: [.pen],
+                                    range: (0...29434, 0...16556))
+        #expect(pen.line(mouse: false, keyboard: false)
+                == "input: /dev/input/event7 \"Wacom One Pen Display\": pen display (a stylus on the screen), "
+                + "range 0–29434 x 0–16556; used (pen)")
     }
 
     @Test func aSingleTouchPanelIsUsedAndSaysSo() {

@@ -33,6 +33,12 @@ enum ovs_input_kind {
     OVS_INPUT_POINTER_WHEEL,
     /// `code`: KEY_*, `pressed`.
     OVS_INPUT_KEY,
+    /// A pen display's stylus (libinput's tablet tool on a screen-mapped tablet): its tip
+    /// touching the glass, moving on it (`x`, `y`: 0…1 across the tablet, as a touch's),
+    /// and lifted. A pen only hovering is passed over: it is not touching the list.
+    OVS_INPUT_PEN_DOWN,
+    OVS_INPUT_PEN_MOTION,
+    OVS_INPUT_PEN_UP,
 };
 
 struct ovs_input_event {
@@ -54,6 +60,8 @@ struct ovs_input_device {
     char name[96];
     char node[40];
     int touch, pointer, keyboard;
+    /// A tablet with a tool (a pen display: libinput's LIBINPUT_DEVICE_CAP_TABLET_TOOL).
+    int pen;
     /// Touch points the panel reports at once (1: single-touch; 0: unknown).
     int touch_count;
     /// Whether ABS_X is among its axes (an absolute pointer, a touch panel).
@@ -77,7 +85,7 @@ int ovs_input_fd(const struct ovs_input *input);
 /// Reads what the kernel has (never blocks); 0, or a negative errno.
 int ovs_input_dispatch(struct ovs_input *input);
 /// The next event into `out`: 1, or 0 when there is none. Events of no use here (touch
-/// frames, gestures, tablets' pads, switches) are passed over.
+/// frames, gestures, a hovering pen, tablets' pads, switches) are passed over.
 int ovs_input_next(struct ovs_input *input, struct ovs_input_event *out);
 /// What the device of the last DEVICE_ADDED is.
 void ovs_input_added_device(const struct ovs_input *input, struct ovs_input_device *out);

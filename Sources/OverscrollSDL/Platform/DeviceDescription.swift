@@ -8,6 +8,8 @@ import OverscrollKit
 struct DeviceDescription {
     enum Kind: Equatable {
         case touch(points: Int)
+        /// A pen display: a stylus on the screen (libinput's tablet tool).
+        case pen
         case absolutePointer
         case pointer
         case keyboard
@@ -40,7 +42,8 @@ struct DeviceDescription {
         let node = withUnsafeBytes(of: &device.node) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         var kinds: [Kind] = []
         if device.touch != 0 { kinds.append(.touch(points: Int(device.touch_count))) }
-        if device.pointer != 0 { kinds.append(device.absolute != 0 && device.touch == 0 ? .absolutePointer : .pointer) }
+        if device.pen != 0 { kinds.append(.pen) }
+        if device.pointer != 0 { kinds.append(device.absolute != 0 && device.touch == 0 && device.pen == 0 ? .absolutePointer : .pointer) }
         if device.keyboard != 0 { kinds.append(.keyboard) }
         if kinds.isEmpty { kinds.append(.other) }
         self.init(name: name, node: node, kinds: kinds,
@@ -60,6 +63,10 @@ struct DeviceDescription {
             case .touch(let points):
                 what.append(points == 1 ? "single-touch panel" : points > 1 ? "touch panel (\(points) points)" : "touch panel")
                 used.append("touch")
+            case .pen:
+                // On the glass, where the finger would be: a touch, not a pointer to opt into.
+                what.append("pen display (a stylus on the screen)")
+                used.append("pen")
             case .absolutePointer, .pointer:
                 let name = kind == .absolutePointer ? "absolute pointer (scaled to the screen)" : "pointer"
                 what.append(name)

@@ -4,8 +4,9 @@ import OverscrollKit
 /// Turns the console's device events (libinput's, flattened by CInput) into the model's
 /// inputs in window points, as `InputTranslator` does for SDL's: every touch panel (a
 /// single-touch one is a panel with one slot), absolute pointers (a USB HID panel, QEMU's
-/// usb-tablet) over the whole screen, a relative mouse moving a pointer of its own, the
-/// wheel and the list's keys. Pure: the tests feed it recorded events.
+/// usb-tablet) over the whole screen, a relative mouse moving a pointer of its own, a pen
+/// display's stylus (as a finger), the wheel and the list's keys. Pure: the tests feed it
+/// recorded events.
 struct DeviceInputTranslator {
     /// Points per wheel notch, as `InputTranslator.wheelStep`.
     var wheelStep = 48.0
@@ -28,6 +29,12 @@ struct DeviceInputTranslator {
             return .input(.pointerUp(Self.finger(event.slot)))
         case OVS_INPUT_TOUCH_CANCEL:
             return .input(.pointerCancel)
+        case OVS_INPUT_PEN_DOWN:
+            return .input(.pointerDown(Self.pen(event.device), x: event.x * screen.width, y: event.y * screen.height))
+        case OVS_INPUT_PEN_MOTION:
+            return .input(.pointerMove(Self.pen(event.device), x: event.x * screen.width, y: event.y * screen.height))
+        case OVS_INPUT_PEN_UP:
+            return .input(.pointerUp(Self.pen(event.device)))
         case OVS_INPUT_POINTER_ABSOLUTE:
             let at = (x: event.x * screen.width, y: event.y * screen.height)
             cursor = at
@@ -55,6 +62,10 @@ struct DeviceInputTranslator {
 
     /// Touch slots are unique on the seat while down (libinput's seat slot); never the mouse's id.
     static func finger(_ slot: Int32) -> PointerID { PointerID(Int64(slot) + 1) }
+
+    /// A pen display's stylus, one per device (a tablet has one tool on the glass at a
+    /// time): below zero, so never a finger's id, and never the mouse's.
+    static func pen(_ device: UInt32) -> PointerID { PointerID(-1 - Int64(device)) }
 
     private static let shifts: [UInt32] = [UInt32(KEY_LEFTSHIFT), UInt32(KEY_RIGHTSHIFT)]
     private static let controls: [UInt32] = [UInt32(KEY_LEFTCTRL), UInt32(KEY_RIGHTCTRL)]
