@@ -182,14 +182,16 @@ import Testing
         scene.hud = Self.graph()
         let layout = FrameLayout(scene, scale: scale)
         let hud = try #require(layout.hud)
-        // 304 pt wide (at 320 pt: 8 pt either side), 188 tall, 8 pt from the bottom right.
-        #expect(hud.panel == FillRect(x: (width - 304 - 8) * scale, y: (800 - 188 - 8) * scale, w: 304 * scale, h: 188 * scale))
+        // 304 pt wide (at 320 pt: 8 pt either side), 208 tall, 8 pt from the bottom right.
+        #expect(hud.panel == FillRect(x: (width - 304 - 8) * scale, y: (800 - 208 - 8) * scale, w: 304 * scale, h: 208 * scale))
         #expect(hud.panel.x >= 8 * scale - 1e-9)
         // 58 frames make the newest second (1.013 s): 57 fps. The last frame 16.7 ms; the
         // 119th of 120 intervals is a 40 ms one; three late of the 120. Units on every number.
         #expect(hud.lines.0 == "57 fps · last frame 16.7 ms")
         #expect(hud.lines.1 == "99 % of frames within 40.0 ms")
         #expect(hud.lines.2 == "3 late of the last 120 frames")
+        // A path that hears nothing of the screen (the graph's default): said, not guessed.
+        #expect(hud.lines.3 == "touch to glass: not known here")
         #expect(hud.budgetLabel == "16.7 ms" && hud.stripScaleLabel == "0–50 ms" && hud.stripLabel == "interval")
         // The phases stacked per frame, on a graph two budgets (33.3 ms) tall: 1 ms of
         // input at the bottom, update on it, render, present on top.
@@ -215,7 +217,7 @@ import Testing
         #expect(hud.legendSwatches.count == 4 && hud.legendSwatches.allSatisfy { $0.y > hud.jankBars[0].y + hud.jankBars[0].h })
         #expect(hud.legendSwatches[3].x + 70 * scale <= hud.panel.x + hud.panel.w)
         // The figures' lines above the graph, inside the panel.
-        #expect(hud.lineOrigin(0).y == hud.panel.y + 6 * scale && hud.lineOrigin(2).y + 20 * scale <= graphTop)
+        #expect(hud.lineOrigin(0).y == hud.panel.y + 6 * scale && hud.lineOrigin(3).y + 20 * scale <= graphTop)
         #expect(layout.overlayRect(.hud) == PixelRect.around(x: hud.panel.x, y: hud.panel.y, w: hud.panel.w, h: hud.panel.h))
     }
 
@@ -240,6 +242,42 @@ import Testing
         scene.hud = later
         layout.update(scene, scale: 1)
         #expect(layout.hud?.lines.0 == "at rest · last frame 25.0 ms")
+    }
+
+    /// The touch line: the newest touch-to-scanout on the graph and the 95th percentile of
+    /// those on it; "no touch shown" on a path that knows but has shown none, "not known"
+    /// on one that cannot know, whatever values a graph carries.
+    @Test func theTouchLineSaysTheNewestAndP95OnlyWhereThePathKnows() throws {
+        var scene = Self.scene()
+        var graph = Self.graph(time: 10)
+        graph.scanoutKnown = true
+        scene.hud = graph
+        var layout = FrameLayout(scene, scale: 1)
+        #expect(layout.hud?.lines.3 == "touch to glass: no touch shown")
+        // Twenty touches shown, 10…28 ms and the newest 12 ms: p95 (nearest rank, the 19th
+        // of 20) is 27 ms. At once: a figure appearing changes what the line means.
+        for k in 0..<19 { graph.samples[100 + k].touchToScanout = Double(10 + k) / 1000 }
+        graph.samples[119].touchToScanout = 0.012
+        graph.time = 10.1
+        scene.hud = graph
+        layout.update(scene, scale: 1)
+        #expect(layout.hud?.lines.3 == "touch to glass 12.0 ms · p95 27.0 ms")
+        // A new figure waits its turn (half a second), as the other words do.
+        graph.samples[119].touchToScanout = 0.0154
+        graph.time = 10.3
+        scene.hud = graph
+        layout.update(scene, scale: 1)
+        #expect(layout.hud?.lines.3 == "touch to glass 12.0 ms · p95 27.0 ms")
+        graph.time = 10.6
+        scene.hud = graph
+        layout.update(scene, scale: 1)
+        #expect(layout.hud?.lines.3 == "touch to glass 15.4 ms · p95 27.0 ms")
+        // The same samples on a path that cannot know: no figure.
+        graph.scanoutKnown = false
+        graph.time = 10.7
+        scene.hud = graph
+        layout.update(scene, scale: 1)
+        #expect(layout.hud?.lines.3 == "touch to glass: not known here")
     }
 
 

@@ -55,6 +55,35 @@ import TestSupport
         #expect(profiler.overall.touchToScanoutPercentiles == nil)
     }
 
+    /// The HUD's graph gets the value at the frame that showed the touch, once heard; a
+    /// path whose frames carry no scanout number is one the HUD calls not known.
+    @Test func aHeardPresentationMarksItsFrameOnTheHUDGraph() throws {
+        var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
+        var plain = makeTiming(frame: 0, start: 100)
+        plain.touchTime = 99.99
+        profiler.record(plain)
+        #expect(!profiler.hearsScanout)
+        var touched = makeTiming(frame: 1, start: 100.02)
+        touched.touchTime = 100.019
+        touched.scanoutSequence = 7
+        profiler.record(touched)
+        var next = makeTiming(frame: 2, start: 100.04)
+        next.scanoutSequence = 8
+        profiler.record(next)
+        #expect(profiler.hearsScanout)
+        #expect(profiler.hudSamples.allSatisfy { $0.touchToScanout == nil })
+        profiler.presented(sequence: 7, at: 100.0357)
+        let samples = profiler.hudSamples
+        #expect(samples.map(\.frame) == [0, 1, 2])
+        let value = try #require(samples[1].touchToScanout)
+        #expect(abs(value - 0.0167) < 1e-9)
+        #expect(samples[0].touchToScanout == nil && samples[2].touchToScanout == nil)
+        // Shown on the HUD through the scene: the graph knows the path can know.
+        var scene = Scene()
+        scene.showHUD(profiler)
+        #expect(scene.hud?.scanoutKnown == true && scene.hud?.samples[1].touchToScanout == value)
+    }
+
     @Test func waitingFramesAreBoundedAndTheOldestFallsOut() {
         var profiler = FrameProfiler(refreshPeriod: 1.0 / 60)
         for i in 0..<40 {

@@ -4,7 +4,8 @@ import OverscrollKit
 @testable import OverscrollSDL
 
 /// The HUD in pixels in a 320 pt window: the panel and all its words inside the window,
-/// and "at rest" drawn when the loop is about to sleep.
+/// and "at rest" drawn when the loop is about to sleep. The touch line at its widest (three
+/// digits of ms twice) fits too.
 extension SDLSuite { @Suite struct HUDRenderTests {
     static func scene(idle: Bool, scale: Double) -> Scene {
         let model = OverscrollModel(configuration: .init(viewportWidth: 320, viewportHeight: 800), rows: (0..<100).map { "Row \($0)" })
@@ -12,9 +13,14 @@ extension SDLSuite { @Suite struct HUDRenderTests {
         for frame in 0..<240 {
             let t = Double(frame) / 60
             let slow = frame % 50 == 0
-            _ = profiler.record(FrameTiming(frame: frame, frameStart: t, inputDone: t + 0.001, updateDone: t + 0.002,
-                                            renderDone: t + 0.004, presentStart: t + 0.004, presentDone: t + 0.005,
-                                            interval: slow ? 0.040 : 1.0 / 60, latency: nil, state: .idle))
+            var timing = FrameTiming(frame: frame, frameStart: t, inputDone: t + 0.001, updateDone: t + 0.002,
+                                     renderDone: t + 0.004, presentStart: t + 0.004, presentDone: t + 0.005,
+                                     interval: slow ? 0.040 : 1.0 / 60, latency: nil, state: .idle)
+            // Every frame numbered for the screen; every 20th with a touch, slow to show.
+            timing.scanoutSequence = frame + 1
+            if frame % 20 == 0 { timing.touchTime = t - 0.1 }
+            _ = profiler.record(timing)
+            if frame % 20 == 0 { profiler.presented(sequence: frame + 1, at: t + (frame == 220 ? 0.0884 : 0.0884 + 0.1)) }
         }
         var scene = Scene(model: model)
         scene.showHUD(profiler, idle: idle, at: 4)
@@ -32,7 +38,9 @@ extension SDLSuite { @Suite struct HUDRenderTests {
         #expect(panel.x == Int32(8 * scale) && panel.x + panel.w == Int32(312 * scale))
         // The graph holds the last 120 frames (2 s), two of them (150 and 200) janky 40 ms ones.
         #expect(hud.lines.0.hasSuffix("fps · last frame 16.7 ms") && hud.lines.2 == "2 late of the last 120 frames", "\(hud.lines)")
-        // White ink: in the panel only, on each of the three lines and beside the budget line.
+        // Six touches on the graph (frames 120…220), shown 288.4 ms after, the newest 188.4.
+        #expect(hud.lines.3 == "touch to glass 188.4 ms · p95 288.4 ms", "\(hud.lines)")
+        // White ink: in the panel only, on each of the four lines and beside the budget line.
         var inkRows = Set<Int>()
         for y in 0..<picture.height {
             for x in 0..<picture.width where picture.at(x, y).brightness > 235 {
@@ -40,7 +48,7 @@ extension SDLSuite { @Suite struct HUDRenderTests {
                 inkRows.insert(y)
             }
         }
-        for i in 0..<3 {
+        for i in 0..<4 {
             let top = Int(hud.lineOrigin(i).y)
             #expect((top..<top + Int(20 * scale)).contains { inkRows.contains($0) }, "line \(i)")
         }

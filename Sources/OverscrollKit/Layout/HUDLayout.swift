@@ -3,6 +3,10 @@
 ///     57 fps · last frame 16.7 ms      ("at rest · …" when nothing moves and the loop sleeps)
 ///     99 % of frames within 18.2 ms
 ///     3 late of the last 120 frames
+///     touch to glass 12.4 ms · p95 15.1 ms   (touch, at its kernel time, to the vblank that
+///                               showed it: the newest and the 95th percentile over the
+///                               graph's frames; "not known" where the path hears nothing
+///                               of the screen, "no touch shown" before one)
 ///     ▂▂▃▂▂▲▂▂▂▂▂▂ ─ 16.7 ms    each frame's time by phase, stacked (input, update, render,
 ///                               present: frames.svg's colours), 0…2 budgets, against the
 ///                               budget line; a taller spike is cut and marked at the top
@@ -40,8 +44,10 @@ public struct HUDLayout: Sendable, Equatable {
     public private(set) var budgetLine = FillRect(x: 0, y: 0, w: 0, h: 0)
     /// The legend's swatches, in `phases`' order; each word goes at `legendOrigin`.
     public private(set) var legendSwatches: [FillRect] = []
-    /// The three lines of figures, top to bottom.
-    public private(set) var lines = ("", "", "")
+    /// The lines of figures, top to bottom.
+    public private(set) var lines = ("", "", "", "")
+    /// How many lines of figures there are.
+    public static let lineCount = 4
     /// The budget line's label, the interval strip's name and its scale.
     public private(set) var budgetLabel = ""
     public private(set) var stripLabel = "interval"
@@ -59,10 +65,10 @@ public struct HUDLayout: Sendable, Equatable {
     mutating func update(_ graph: HUDScene, scale s: Double, width: Double, height: Double) {
         scale = s
         let w = min(width - 16, Self.width) * s
-        let h = (12 + 3 * Self.lineHeight + 4 + Self.graphHeight + 4 + Self.stripHeight + Self.lineHeight) * s
+        let h = (12 + Double(Self.lineCount) * Self.lineHeight + 4 + Self.graphHeight + 4 + Self.stripHeight + Self.lineHeight) * s
         panel = FillRect(x: width * s - w - 8 * s, y: height * s - h - 8 * s, w: w, h: h)
         columnX = panel.x + panel.w - Self.column * s
-        graphTop = panel.y + (6 + 3 * Self.lineHeight + 4) * s
+        graphTop = panel.y + (6 + Double(Self.lineCount) * Self.lineHeight + 4) * s
         stripTop = graphTop + (Self.graphHeight + 4) * s
         legendTop = stripTop + Self.stripHeight * s
         let graphH = Self.graphHeight * s, stripH = (Self.stripHeight - 4) * s
@@ -102,13 +108,15 @@ public struct HUDLayout: Sendable, Equatable {
             x += Double(Self.legendUnits[k]) * unit
         }
         let figures = figures(graph)
+        // What changes the sense of the words is said at once; a new figure, when its turn comes.
         if said == nil || figures.period != said!.period || figures.idle != said!.idle || figures.janky != said!.janky
+            || Self.kind(figures.scanout) != Self.kind(said!.scanout)
             || (figures != said! && graph.time - saidAt >= Self.textPeriod) {
             say(figures, at: graph.time)
         }
     }
 
-    /// Where line `index` (0…2) of the figures begins.
+    /// Where line `index` (0…3) of the figures begins.
     public func lineOrigin(_ index: Int) -> (x: Double, y: Double) {
         (panel.x + 8 * scale, panel.y + (6 + Double(index) * Self.lineHeight) * scale)
     }
@@ -141,6 +149,15 @@ public struct HUDLayout: Sendable, Equatable {
         var janky: Int
         var frames: Int
         var period: Double
+        var scanout: Scanout
+    }
+
+    /// The touch-to-scanout line's figures: never a guess where the path cannot know.
+    enum Scanout: Sendable, Equatable {
+        case notKnown
+        /// The path knows, but no frame on the graph showed a touch.
+        case noTouch
+        case shown(lastTenths: Int, p95Tenths: Int)
     }
 
     private mutating func figures(_ graph: HUDScene) -> Figures {
@@ -156,7 +173,24 @@ public struct HUDLayout: Sendable, Equatable {
         let last = samples.last.map { $0.interval * 1000 } ?? 0
         return Figures(idle: graph.idle, fps: span > 0 ? Int((Double(frames) / span).rounded()) : 0,
                        lastTenths: Int((last * 10).rounded()), p99Tenths: Int((percentile99(samples) * 10).rounded()),
-                       janky: janky, frames: samples.count, period: graph.refreshPeriod)
+                       janky: janky, frames: samples.count, period: graph.refreshPeriod, scanout: scanout(graph))
+    }
+
+    /// The newest touch-to-scanout on the graph and the 95th percentile of those on it
+    /// (nearest rank), in tenths of a ms. Reuses `scratch`: allocates nothing once grown.
+    private mutating func scanout(_ graph: HUDScene) -> Scanout {
+        guard graph.scanoutKnown else { return .notKnown }
+        scratch.removeAll(keepingCapacity: true)
+        var last: Double?
+        for sample in graph.samples {
+            guard let value = sample.touchToScanout else { continue }
+            scratch.append(value * 1000)
+            last = value * 1000
+        }
+        guard let last else { return .noTouch }
+        scratch.sort()
+        let rank = Int((0.95 * Double(scratch.count)).rounded(.up))
+        return .shown(lastTenths: Int((last * 10).rounded()), p95Tenths: Int((scratch[max(0, rank - 1)] * 10).rounded()))
     }
 
     /// The 99th percentile of the samples' intervals in ms (nearest rank).
@@ -177,8 +211,28 @@ public struct HUDLayout: Sendable, Equatable {
         // "late" for a frame that missed a refresh (frames.csv's janky).
         lines = ((f.idle ? "at rest" : "\(f.fps) fps") + " · last frame \(last) ms",
                  "99 % of frames within \(p99) ms",
-                 "\(f.janky) late of the last \(f.frames) frames")
+                 "\(f.janky) late of the last \(f.frames) frames",
+                 Self.words(f.scanout))
         budgetLabel = Self.tenths(Int((f.period * 10_000).rounded())) + " ms"
+    }
+
+    /// Which of the three things the touch line says.
+    private static func kind(_ s: Scanout) -> Int {
+        switch s {
+        case .notKnown: 0
+        case .noTouch: 1
+        case .shown: 2
+        }
+    }
+
+    /// The fourth line: touch (its kernel time, where the input gave one) to the vblank
+    /// that showed it, over the graph's frames.
+    static func words(_ s: Scanout) -> String {
+        switch s {
+        case .notKnown: "touch to glass: not known here"
+        case .noTouch: "touch to glass: no touch shown"
+        case let .shown(last, p95): "touch to glass \(tenths(last)) ms · p95 \(tenths(p95)) ms"
+        }
     }
 
     /// "16.7" from 167.

@@ -67,6 +67,9 @@ public struct HUDScene: Sendable, Equatable {
     public var idle = false
     /// When the frame is, in seconds (the HUD's words change at most twice a second).
     public var time = 0.0
+    /// Whether the path hears when frames reach the screen (`FrameProfiler.hearsScanout`):
+    /// otherwise touch-to-scanout is "not known", never guessed.
+    public var scanoutKnown = false
 
     public init() {}
 }
@@ -158,6 +161,7 @@ public struct Scene: Sendable, Equatable {
         graph.capacity = profiler.hudCapacity
         graph.refreshPeriod = profiler.refreshPeriod
         graph.jankyFrames = profiler.overall.jankyFrames
+        graph.scanoutKnown = profiler.hearsScanout
         graph.idle = idle
         graph.time = time
         hud = graph

@@ -40,6 +40,13 @@ public struct FixedRing<Element: Sendable>: Sendable {
         return storage[(start + offset) % storage.count]
     }
 
+    /// Changes the element `offset` places after the oldest, in place.
+    public mutating func modify(_ offset: Int, _ body: (inout Element) -> Void) {
+        precondition(offset >= 0 && offset < count, "ring index out of range")
+        let start = count < storage.count ? 0 : next
+        body(&storage[(start + offset) % storage.count])
+    }
+
     /// Oldest first, into `buffer` (reusing its capacity, so a HUD redrawn every frame
     /// allocates only the first time).
     public func copy(into buffer: inout [Element]) {

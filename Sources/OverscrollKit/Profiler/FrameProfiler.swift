@@ -14,9 +14,17 @@ public struct FrameProfiler: Sendable {
         public var state: UIState
         /// The frame's phases, in seconds: the HUD stacks them against the budget.
         public var input = 0.0, update = 0.0, render = 0.0, present = 0.0
+        /// The frame's number (`FrameTiming.frame`), which a late presentation finds it by.
+        public var frame = -1
+        /// Its touch's time to the vblank that showed it, seconds, once the presenter has
+        /// said (`presented`); nil: no touch, not heard yet, or not known.
+        public var touchToScanout: Double?
 
         public init(interval: Double, cpu: Double, janky: Bool, state: UIState,
-                    input: Double = 0, update: Double = 0, render: Double = 0, present: Double = 0) {
+                    input: Double = 0, update: Double = 0, render: Double = 0, present: Double = 0,
+                    frame: Int = -1, touchToScanout: Double? = nil) {
+            self.frame = frame
+            self.touchToScanout = touchToScanout
             self.interval = interval
             self.cpu = cpu
             self.janky = janky
@@ -35,6 +43,9 @@ public struct FrameProfiler: Sendable {
     private var awaitingScanout = ScanoutWait()
     /// The last touch-to-scanout heard, seconds, for the HUD; nil before the first.
     public private(set) var lastTouchToScanout: Double?
+    /// Whether the path numbers its trips to the screen (`FrameTiming.scanoutSequence`),
+    /// so it hears when frames are shown: the HUD says "not known" until it does.
+    public private(set) var hearsScanout = false
 
     /// - Parameters:
     ///   - refreshPeriod: seconds per refresh (the frame budget), e.g. 1/60.
@@ -58,7 +69,9 @@ public struct FrameProfiler: Sendable {
         overall.record(t, verdict)
         perState[t.state.index].record(t, verdict)
         hud.append(HUDSample(interval: t.interval, cpu: t.cpuTime, janky: verdict.janky, state: t.state,
-                             input: t.inputTime, update: t.updateTime, render: t.renderTime, present: t.presentTime))
+                             input: t.inputTime, update: t.updateTime, render: t.renderTime, present: t.presentTime,
+                             frame: t.frame))
+        if t.scanoutSequence > 0 { hearsScanout = true }
         if let touch = t.touchTime, t.scanoutSequence > 0 {
             awaitingScanout.add(.init(sequence: t.scanoutSequence, frame: t.frame, touchTime: touch, state: t.state))
         }
@@ -76,6 +89,10 @@ public struct FrameProfiler: Sendable {
         overall.recordTouchToScanout(value)
         perState[e.state.index].recordTouchToScanout(value)
         lastTouchToScanout = value
+        // On the HUD's graph, at the frame that showed it (normally the newest but one).
+        var k = hud.count - 1
+        while k >= 0, hud[k].frame > e.frame { k -= 1 }
+        if k >= 0, hud[k].frame == e.frame { hud.modify(k) { $0.touchToScanout = value } }
         return (e.frame, value)
     }
 

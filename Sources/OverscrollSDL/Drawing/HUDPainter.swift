@@ -40,6 +40,7 @@ final class HUDPainter {
         draw(graph.lines.0, at: graph.lineOrigin(0), text: text, renderer: renderer)
         draw(graph.lines.1, at: graph.lineOrigin(1), text: text, renderer: renderer)
         draw(graph.lines.2, at: graph.lineOrigin(2), text: text, renderer: renderer)
+        draw(graph.lines.3, at: graph.lineOrigin(3), text: text, renderer: renderer)
         if let budget = text.label(graph.budgetLabel) {
             draw(budget, at: graph.budgetLabelOrigin(labelHeight: budget.height), renderer: renderer)
         }
