@@ -13,9 +13,9 @@ import RowSources
 struct OverscrollBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overscroll-bench",
-        abstract: "Figures (frames, allocations, arc, profiler, physics, soak, text, flick, rotation), a fuzzer (fuzz) and a headless frame (picture) for Overscroll.",
+        abstract: "Figures (frames, allocations, arc, profiler, physics, soak, text, flick, rotation, latency), a fuzzer (fuzz) and a headless frame (picture) for Overscroll.",
         discussion: "The rows are the program's built-in sample; gesture scripts are found next to the executable (or in $OVERSCROLL_ASSETS), so it runs from any directory.",
-        subcommands: [Frames.self, Allocations.self, Arc.self, Profiler.self, Physics.self, Soak.self, Text.self, Fuzz.self, Picture.self, Flick.self, Rotation.self]
+        subcommands: [Frames.self, Allocations.self, Arc.self, Profiler.self, Physics.self, Soak.self, Text.self, Fuzz.self, Picture.self, Flick.self, Rotation.self, Latency.self]
     )
 
     static func main() {

@@ -265,7 +265,6 @@ public final class LiveApp {
             if slept, let lastPresent { timing.idleBefore = max(0, presentDone - lastPresent - period) }
             timing.latency = oldestArrival.map { presentDone - $0 }
             timing.touchTime = oldestTouch
-            timing.scanoutSequence = session.display.scanoutSequence
             lastPresent = presentDone
             session.record(timing)
             // The flip events that came (the frame before's, normally): late, and never waited for here.

@@ -35,6 +35,8 @@ final class Session {
     private var scene = Scene()
     private var previous = Scene()
     private var drawnFrames = 0
+    /// The presenter's number for the last trip to the screen a frame made.
+    private var lastTrip = 0
     var hudVisible = false
     private var tap = ThreeFingerTap()
     /// The operator's log: one line per refresh outcome, nothing per frame.
@@ -110,11 +112,19 @@ final class Session {
         let presentStart = max(renderDone, MonotonicClock.now())
         painter.present(painted)
         let presentDone = MonotonicClock.now()
-        return FrameTiming(
+        var timing = FrameTiming(
             frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
             renderDone: renderDone, presentStart: presentStart, presentDone: presentDone,
             interval: 0, latency: nil, state: Self.inPlace(&model) { UIState(model: $0) },
             processCPUTime: ProcessCPUClock.now() - cpuStart)
+        // This frame's trip to the screen, if it made one. A frame that committed nothing
+        // (nothing new to show) finds the presenter still holding the frame before's
+        // number: given it, its touch would be timed to that frame's flip, a picture that
+        // does not show it.
+        let trip = display.scanoutSequence
+        timing.scanoutSequence = trip != lastTrip ? trip : 0
+        lastTrip = trip
+        return timing
     }
 
     /// Whether nothing moves and nothing is due to be drawn (`OverscrollModel.isSettled`),
