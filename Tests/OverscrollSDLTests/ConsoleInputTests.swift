@@ -59,6 +59,44 @@ import Testing
         #expect(translator.translate(event(OVS_INPUT_POINTER_BUTTON, code: BTN_RIGHT, pressed: true), screen: screen) == .ignored)
     }
 
+    /// A pull on an absolute pointer as libinput reports QEMU's usb-tablet (the VM test's
+    /// USB HID panel): the position, the button, positions along the pull, a hold, the
+    /// button let go where the pointer is (a report whose position did not change has no
+    /// motion event). Armed while held; the release starts the refresh, and only the
+    /// release: where the release comes after a jump back to the top (the VM's driver once
+    /// sent its release at 0,0), the pull is undone and nothing refreshes.
+    @Test(arguments: [false, true]) func anAbsolutePointersPullRefreshesOnItsRelease(jumpsToTheTopFirst: Bool) {
+        var translator = DeviceInputTranslator()
+        var model = OverscrollModel(configuration: .init(viewportWidth: screen.width, viewportHeight: screen.height),
+                                    rows: (0..<40).map { "Row \($0)" })
+        var recorded = [event(OVS_INPUT_POINTER_ABSOLUTE, x: 0.5, y: 100 / screen.height, usec: 1_000_000),
+                        event(OVS_INPUT_POINTER_BUTTON, usec: 1_000_000, code: BTN_LEFT, pressed: true)]
+        for k in 1...40 {
+            recorded.append(event(OVS_INPUT_POINTER_ABSOLUTE, x: 0.5, y: (100 + 10 * Double(k)) / screen.height,
+                                  usec: 1_000_000 + UInt64(k) * 10_000))
+        }
+        if jumpsToTheTopFirst { recorded.append(event(OVS_INPUT_POINTER_ABSOLUTE, x: 0, y: 0, usec: 2_900_000)) }
+        recorded.append(event(OVS_INPUT_POINTER_BUTTON, usec: 2_900_000, code: BTN_LEFT))
+        var pending = recorded[...]
+        var armedWhileHeld = false
+        var requested = false
+        for frame in stride(from: 1.1, through: 3.5, by: 0.1) {
+            var batch: [TimedInput] = []
+            while let next = pending.first, Double(next.time_usec) / 1e6 <= frame {
+                if case .input(let input) = translator.translate(next, screen: screen) {
+                    batch.append(TimedInput(time: Double(next.time_usec) / 1e6, event: input, deviceTime: Double(next.time_usec) / 1e6))
+                }
+                pending = pending.dropFirst()
+            }
+            let effects = model.frame(&batch, completions: [], to: frame)
+            if frame > 2.5 && frame < 2.85 && model.refresh.state == .armed { armedWhileHeld = true }
+            if effects.refreshRequest != nil { requested = true }
+        }
+        #expect(pending.isEmpty)
+        #expect(armedWhileHeld)
+        #expect(requested == !jumpsToTheTopFirst)
+    }
+
     /// A relative mouse moves a pointer of its own from mid-screen, kept on the screen.
     @Test func aRelativeMouseStaysOnTheScreen() {
         var translator = DeviceInputTranslator()

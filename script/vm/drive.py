@@ -100,6 +100,7 @@ MATRIX = {
 # The cage unit's boot: virtio-gpu alone, as before the matrix (no USB controller).
 CAGE_BOOT = {"qemu": ["-device", f"virtio-gpu-pci,xres={W},yres={H}"]}
 TABLET_MAX = 32767
+TABLET_PRESS_S = 0.3    # a tablet's press before its moves: read by the guest first (Panel.play)
 ROW_PT = 56         # a row's height at scale 1 (the tap's row, the fling's picture)
 TALL = 2600         # the whole list after a refresh (43 rows) drawn headless on a screen this tall
 REFRESH = "down 360 200\nmove 360 800 800ms\nwait 1500ms\nup\nwait 6s\n"   # script/vm-test's $refresh
@@ -128,6 +129,10 @@ class Panel:
     from here over QMP at the same 100 Hz."""
     def __init__(self, vm, spec):
         self.vm, self.rotate = vm, spec.get("rotate", 0)
+        # Where the tablet is, across play()s: every report QEMU sends carries the
+        # position, a button's too; a release sent anywhere else is a jump there first
+        # (a pull released at 0,0 was a drag back past the top, never a refresh).
+        self.at = (0, 0)
         self.screen = spec.get("screen", (W, H))
         kind = spec.get("touch", f"multi:{W - 1}:{H - 1}")
         self.tablet = kind == "tablet"
@@ -148,13 +153,19 @@ class Panel:
             out.append(st)
         if not self.tablet:
             return self.vm.touch(*out)
-        at = (0, 0)
-        for st in out:
+        at = self.at
+        for k, st in enumerate(out):
             if st[0] == "wait":
                 time.sleep(st[1] / 1000)
             elif st[0] == "down":
                 at = (st[2], st[3])
                 self.send(at, True)
+                # QEMU's HID queue folds a move into the report before it that the guest
+                # has not read yet when the buttons are the same: moves right after the
+                # press would move the press itself (under TCG it was read 90 ms late,
+                # and a pull from 200 began at 268). A finger lands, then moves.
+                if k + 1 < len(out) and out[k + 1][0] == "move":
+                    time.sleep(TABLET_PRESS_S)
             elif st[0] == "up":
                 self.send(at, False)
             elif st[0] == "move":
@@ -163,6 +174,7 @@ class Panel:
                     time.sleep(max(0, t0 + st[4] / 1000 * i / n - time.monotonic()))
                     self.send((round(at[0] + (st[2] - at[0]) * i / n), round(at[1] + (st[3] - at[1]) * i / n)))
                 at = (st[2], st[3])
+        self.at = at
 
     def send(self, at, button=None):
         events = [{"type": "abs", "data": {"axis": a, "value": v}} for a, v in zip(("x", "y"), at)]
