@@ -90,6 +90,8 @@ extension ResolvedSettings {
     /// The `--verbose` line about the display.
     func describe(_ display: Display) {
         guard bool(.verbose) else { return }
+        // Which platform row SDL's driver is, and why (`Platforms.rows`).
+        warn(display.platformLine)
         warn("drawing on the \(display.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)) through \(display.presenterName): \(display.pathReason)")
         // Each trick played on SDL, whether it is in effect, and why not where it is not.
         for trick in display.tricks { warn(trick.line) }

@@ -138,7 +138,7 @@ enum Setting: String, CaseIterable {
                  inReplay: "honoured with --window; headless draws on the CPU")
         case .verbose:
             Spec(kind: .bool, source: .shared(.on(\.verbose)),
-                 meaning: "Say on stderr which drawing path was taken and why; the window also when its first frame was shown, a replay how its CPU time divides",
+                 meaning: "Say on stderr which platform and drawing path were taken and why; the window also when its first frame was shown, a replay how its CPU time divides",
                  defaultValue: .bool(false), example: "true")
         case .fullscreen:
             Spec(kind: .bool, source: .windowOnly(.on(\.fullscreen)),

@@ -290,10 +290,4 @@ extension SDLSuite { @Suite struct ConsoleInputWaitTests {
         #expect(ovs_input_open_paths(&paths, 1, &why, why.count) == nil)
         #expect(String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).contains("/nonexistent/event9"))
     }
-
-    @Test func aWindowedDriverReadsItsOwnInput() {
-        var why = ""
-        #expect(ConsoleInput.open(videoDriver: "x11", why: &why) == nil)
-        #expect(why.isEmpty)
-    }
 } }

@@ -40,6 +40,8 @@ public final class LiveApp {
     private let opening: OpeningWatch
     private var screen: ScreenFollower
     private let native: NativeDisplay
+    /// The display's platform row: where input comes from, how a loss shows.
+    private let platform: Platform
     /// The console's devices read through libinput (SDL's console drivers read them badly
     /// and cannot sleep until input): also the loop's sleep there.
     private let consoleInput: ConsoleInput?
@@ -114,8 +116,9 @@ public final class LiveApp {
         }
         let native = NativeDisplay(window: display.window)
         self.native = native
+        platform = display.platform
         var why = ""
-        consoleInput = ConsoleInput.open(videoDriver: display.videoDriver, why: &why)
+        consoleInput = ConsoleInput.open(for: display.platform, why: &why)
         if consoleInput == nil, !why.isEmpty { warn("input: libinput cannot be had (\(why)); SDL reads the devices itself") }
         // libinput gives the kernel's stamp of each event; SDL's input has none, and the
         // time the loop read it stands in (summary.json says which).
@@ -142,13 +145,11 @@ public final class LiveApp {
         var event = SDL_Event()
         var frame = 0
         var lastPresent: Double?
-        // How many frames put the first picture on the screen. On the GPU path a swap chain
-        // (Mesa's software path on KMSDRM, seen in a VM) shows a frame only when the next
-        // one is presented: a kiosk at rest presents one frame and would stay black. So the
-        // first frame is drawn twice there, and READY=1 waits for the second.
-        let firstFrameShownBy = session.display.path == .gpu ? 2 : 1
+        // How many frames put the first picture on the screen (`Platform.firstFramePresents`:
+        // a swap chain may show a frame only when the next one is presented); READY=1 waits for the last.
+        let firstFrameShownBy = session.display.firstFramePresents
         metrics?.start()
-        runWatch.start(native)
+        runWatch.start(native, loss: platform.loss)
         opening.handOver()
         while running {
             inputs.removeAll(keepingCapacity: true)
@@ -219,7 +220,7 @@ public final class LiveApp {
             // system calls that find nothing. Events other threads pushed (a finished
             // refresh) are in SDL's queue already.
             var pumpStamp: Double?
-            if frameStart - lastPump >= 0.25 || native.mayHaveInput() {
+            if frameStart - lastPump >= 0.25 || platform.input != .sdlQueueWhenSent || native.mayHaveInput() {
                 // SDL's stamp for what this pump reads: its millisecond or later (less one:
                 // SDL's tick count and the clock's counter may differ by a part of one).
                 pumpStamp = (clock.now() * 1000).rounded(.down) / 1000 - 0.001
@@ -291,8 +292,9 @@ public final class LiveApp {
             // Sleep until the next frame is due, unless vsync already blocked in present.
             if !vsyncPaces, let start = pacer.nextStart { MonotonicClock.sleep(start - MonotonicClock.now()) }
         }
-        // SDL ends the loop with SDL_QUIT when it finds the Wayland connection dead.
-        if let lost = runWatch.lost ?? (native.connectionBroken ? "connection closed" : nil) { runWatch.lose(lost) }
+        // SDL ends the loop with SDL_QUIT when it finds the connection in error (Wayland's).
+        let broken = platform.loss == .connectionError && native.connectionBroken
+        if let lost = runWatch.lost ?? (broken ? "connection closed" : nil) { runWatch.lose(lost) }
         notifier.stopping()
         session.display.releaseScreen()
         if let lastPresent { session.recordIdle(MonotonicClock.now() - lastPresent) }

@@ -78,8 +78,10 @@ final class RunWatch: Sendable {
         }
     }
 
-    func start(_ native: NativeDisplay) {
-        if native.kind == .x11 {
+    /// Starts watching; where the platform's loss is the server's I/O error (`Platform.Loss`),
+    /// Xlib's handler for it is replaced first.
+    func start(_ native: NativeDisplay, loss: Platform.Loss) {
+        if loss == .serverIOError {
             // A C callback carries no context: the one watch is reached through a global,
             // set once here, before any X call can fail.
             installedWatch.withLock { $0 = self }

@@ -12,9 +12,6 @@ import Glibc
 /// It is also the loop's sleep until input: `poll` on libinput's descriptor and on a pipe
 /// that every event pushed into SDL's queue writes to (a refresh finished, a stop, a reload).
 final class ConsoleInput {
-    /// The video drivers whose input this reads: SDL's console ones. The one place they are named.
-    static let videoDrivers: Set<String> = ["evdev", "kmsdrm"]
-
     private let input: OpaquePointer
     private var translator = DeviceInputTranslator()
     /// The pipe's ends: the watch writes a byte, the wait reads them all.
@@ -36,10 +33,11 @@ final class ConsoleInput {
         return 1
     }
 
-    /// The console's input for SDL's `videoDriver`, or nil where SDL reads input itself (a
-    /// window under X11 or Wayland) or libinput cannot be had (`why` says).
-    static func open(videoDriver: String, why: inout String) -> ConsoleInput? {
-        guard videoDrivers.contains(videoDriver.lowercased()) else { return nil }
+    /// The console's input where the platform's row reads input through libinput
+    /// (`Platform.Input`), or nil where SDL reads input itself (a window under X11 or
+    /// Wayland) or libinput cannot be had (`why` says).
+    static func open(for platform: Platform, why: inout String) -> ConsoleInput? {
+        guard platform.input == .libinput else { return nil }
         var text = [CChar](repeating: 0, count: 256)
         guard let made = ovs_input_open_udev("seat0", &text, text.count) else {
             why = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -18,7 +18,7 @@ public final class Display {
         public var videoDriver: String?
         /// Which drawing path: the CPU (SDL's window surface, buffers of ours) or the GPU
         /// (an accelerated SDL renderer); `.auto` decides from what the machine has
-        /// (`PresenterTable.choose`).
+        /// (`PresenterTable.choose`, from the platform's row).
         public var renderer: RendererChoice = .auto
         /// Refuse SDL's headless drivers unless asked for by name: with no X, Wayland or
         /// KMSDRM display SDL falls back to "offscreen", and a window nobody can see
@@ -57,7 +57,7 @@ public final class Display {
             options.width = width
             options.height = height
             options.resizable = false
-            options.videoDriver = "offscreen"
+            options.videoDriver = Platforms.offscreen.sdlNames[0]
             options.renderer = .cpu
             options.pathReason = "headless: a run with no window always draws on the CPU (--renderer applies to a window)"
             options.hidden = true
@@ -69,10 +69,18 @@ public final class Display {
     public let window: OpaquePointer
     public let renderer: OpaquePointer
     public let videoDriver: String
+    /// The platform SDL started on (`Platforms.rows`): what the rest of the program reads
+    /// instead of SDL's driver name.
+    let platform: Platform
+    /// Which row, and why, for `--verbose`.
+    public let platformLine: String
     public let renderDriver: String
     public let vsync: Bool
     /// The drawing path taken, and why (for `--verbose` and the report).
     public let path: RenderPath
+    /// How many presents put the first frame on the screen (`Platform.firstFramePresents`):
+    /// READY=1 waits for the last of them.
+    public let firstFramePresents: Int
     /// The window is still hidden until the first frame is presented.
     private var revealOnPresent: Bool
     public private(set) var pathReason: String
@@ -116,7 +124,7 @@ public final class Display {
         // with) is taken before SDL starts: SDL then starts for input only.
         var note: String?
         let prepared = options.requireVisibleDisplay
-            ? try PresenterTable.prepare(choice: options.renderer, videoDriver: options.videoDriver, output: options.output, note: &note) : nil
+            ? try Platforms.prepare(choice: options.renderer, videoDriver: options.videoDriver, output: options.output, note: &note) : nil
         // Mesa's shader cache writes from a thread of its own at the lowest priority
         // (SCHED_BATCH, nice 19). Whichever thread of a process exits last tears its memory
         // down, and on a busy machine that was this one: a run whose compositor died took
@@ -133,18 +141,24 @@ public final class Display {
             if let note { error.description += "; the console: \(note)" }
             throw error
         }
+        // SDL's name for the driver it started, read once: its row is what is asked from here on.
         let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        let platform = Platforms.row(for: chosen)
         let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
         // A window nobody can see is refused whether SDL fell back to it or it was asked
         // for (SDL_VIDEODRIVER=offscreen): a kiosk running invisibly looks healthy to
         // systemd while the screen stays dark. Headless work is `replay`'s, which does
-        // not require a visible display.
-        // SDL's evdev driver is its dummy one with input: it shows frames only through the
-        // DRM dumb buffers a prepared screen holds, never by itself.
-        if options.requireVisibleDisplay, ["offscreen", "dummy"].contains(chosen) || (chosen == "evdev" && prepared == nil) {
+        // not require a visible display. A stand-in window (SDL's evdev driver, its dummy
+        // one with input) shows frames only through the screen prepared before SDL.
+        let shown = switch platform.window {
+        case .shown: true
+        case .standIn: prepared != nil
+        case .headless: false
+        }
+        if options.requireVisibleDisplay, !shown {
             SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            if asked?.lowercased() == chosen {
-                throw SDLError(message: "SDL_VIDEODRIVER=\(chosen) shows no window; unset it (or set x11, wayland or kmsdrm), or use 'overscroll replay' headless")
+            if let asked, platform.names(asked) {
+                throw SDLError(message: "SDL_VIDEODRIVER=\(chosen) shows no window; unset it (or set \(Platforms.shownNames)), or use 'overscroll replay' headless")
             }
             throw SDLError(message: "no display to open a window on (no X11, Wayland or KMSDRM found\(note.map { "; the console: \($0)" } ?? "")); set DISPLAY, run it on the console with SDL_VIDEODRIVER=kmsdrm, or use 'overscroll replay' headless")
         }
@@ -153,9 +167,8 @@ public final class Display {
         // A prepared screen's window is its size (SDL's evdev driver has a stand-in display
         // of 1024x768), so that touch (normalized) and the mouse map onto the screen.
         if options.fullscreen && prepared == nil { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
-        // On X11 the window is mapped only with its first frame ready (`present`): mapped
-        // at once, it would show black while the fonts open and the first rows are laid out.
-        revealOnPresent = !options.hidden && chosen == "x11"
+        // Where the row says (X11), the window is mapped only with its first frame ready (`present`).
+        revealOnPresent = !options.hidden && platform.revealsOnFirstPresent
         flags |= options.hidden || revealOnPresent ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
         let displays = SDL_GetNumVideoDisplays()
         guard options.displayIndex == 0 || options.displayIndex < displays else {
@@ -164,7 +177,7 @@ public final class Display {
         }
         // Before the window: its size in pixels is the size in points times the scale.
         let scale = options.scale.map { DisplayScale(factor: $0, origin: options.scaleOrigin) } ?? prepared?.scale
-            ?? DisplayScale.measure(displayIndex: Int32(options.displayIndex), videoDriver: chosen)
+            ?? DisplayScale.measure(displayIndex: Int32(options.displayIndex), platform: platform, videoDriver: chosen)
         var x = CSDL_WindowPosCenteredDisplay(Int32(options.displayIndex)), y = x
         var width = Int32((Double(options.width) * scale.factor).rounded())
         var height = Int32((Double(options.height) * scale.factor).rounded())
@@ -186,7 +199,9 @@ public final class Display {
         // with a stand-in loader (GLFreeWindow). SDL 3 under sdl2-compat loads OpenGL only
         // for a window made for it: no stand-in there.
         let sdl = SDLBuild.current()
-        let withoutGL = PresenterTable.drawsWithoutGL(choice: options.renderer, videoDriver: chosen)
+        // What --renderer (or SDL_RENDER_DRIVER) asks, decided once for the window and the presenter.
+        let askedPath = PresenterTable.Asked.current(options.renderer)
+        let withoutGL = PresenterTable.drawsWithoutGL(platform, asked: askedPath)
         var standIn = SDLTrick.State.notApplied(withoutGL ? "" : "not the CPU path on Wayland")
         var glFree: GLFreeWindow?
         if withoutGL {
@@ -234,8 +249,9 @@ public final class Display {
             if let made = options.presenter?(window) {
                 presenter = made
             } else {
-                presenter = try PresenterTable.choose(for: window, choice: options.renderer, videoDriver: chosen, vsync: options.vsync,
-                                                      prepared: prepared)
+                let request = PresenterRequest(window: window, platform: platform, videoDriver: chosen, vsync: options.vsync,
+                                               prepared: prepared)
+                presenter = try PresenterTable.choose(request, asked: askedPath)
             }
         } catch {
             SDL_DestroyWindow(window)
@@ -269,11 +285,14 @@ public final class Display {
         shownBy = presenter
         self.glFree = glFree
         self.scale = scale
-        videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
+        videoDriver = chosen.isEmpty ? "unknown" : chosen
+        self.platform = platform
+        platformLine = Platforms.why(platform, sdlName: videoDriver, asked: asked, prepared: prepared != nil)
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
+        firstFramePresents = platform.firstFramePresents(on: path)
         presenterName = presenter.name
         pathReason = options.pathReason ?? presenter.reason
         if let note { pathReason += "; the console: \(note)" }
@@ -337,8 +356,8 @@ public final class Display {
     /// on the GPU path, or where they are not 32-bit pixels.
     func windowCanvas() -> WindowCanvas? { presenter.canvas() }
 
-    /// Whether the display is gone (Wayland: the compositor hung up or refused a request
-    /// of ours), as the presenter's present found.
+    /// Whether the display is gone (the compositor hung up or refused a request of ours,
+    /// the console's device went), as the presenter's present found.
     var connectionBroken: Bool { presenter.displayLost }
 
     /// What went with the display, for the lost-display line.
@@ -363,14 +382,14 @@ public final class Display {
     }
 
     /// Points per unit of SDL's window coordinates (the mouse's): 1 / scale where the two
-    /// are pixels (X11, KMSDRM), less where a compositor scales the window itself.
+    /// are pixels, less where a compositor scales the window itself.
     public var pointsPerWindowUnit: Double {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetWindowSize(window, &w, &h)
         return w > 0 ? sizeInPoints.width / Double(w) : 1 / scale.factor
     }
 
-    /// Maps the window if it waits for its first frame (X11).
+    /// Maps the window if it waits for its first frame (`Platform.revealsOnFirstPresent`).
     func reveal() {
         guard revealOnPresent else { return }
         revealOnPresent = false

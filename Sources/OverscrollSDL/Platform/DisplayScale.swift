@@ -45,31 +45,24 @@ public struct DisplayScale: Sendable, Equatable {
     static func plausible(_ dpi: Double) -> Bool { dpi.isFinite && dpi >= 40 && dpi <= 1000 }
 
     /// The scale for display `index` as SDL (video started, no window yet) and the server
-    /// report it: SDL's own DPI (X11 RandR output size, Wayland wl_output geometry, the
-    /// KMSDRM connector's size), then on X11 the screen's size in millimetres (which
-    /// `Xvfb -dpi` sets while its RandR output says 0 mm). 1 when nothing is reported.
-    static func measure(displayIndex: Int32, videoDriver: String) -> DisplayScale {
+    /// report it, where the platform's row says (`Platform.Scale`): SDL's own DPI (X11 RandR
+    /// output size, Wayland wl_output geometry, the KMSDRM connector's size), then on X11
+    /// the screen's size in millimetres (which `Xvfb -dpi` sets while its RandR output says
+    /// 0 mm). 1 when nothing is reported. `videoDriver`: SDL's name, for words only.
+    static func measure(displayIndex: Int32, platform: Platform, videoDriver: String) -> DisplayScale {
         var diagonal: Float = 0, horizontal: Float = 0, vertical: Float = 0
         if SDL_GetDisplayDPI(displayIndex, &diagonal, &horizontal, &vertical) == 0 {
             // The denser direction, so a row is tall enough whichever way the panel is turned.
             let dpi = Double(max(horizontal, vertical))
             if plausible(dpi) {
-                return DisplayScale(factor: factor(dpi: dpi), origin: "\(Int(dpi.rounded())) dpi from \(sdlSource(videoDriver))")
+                let source = platform.scale.sdlSource ?? videoDriver
+                return DisplayScale(factor: factor(dpi: dpi), origin: "\(Int(dpi.rounded())) dpi from \(source)")
             }
         }
-        if videoDriver == "x11", let dpi = X11ScreenDensity.dpi(), plausible(dpi) {
+        if platform.scale.xScreenMillimetres, let dpi = X11ScreenDensity.dpi(), plausible(dpi) {
             return DisplayScale(factor: factor(dpi: dpi), origin: "\(Int(dpi.rounded())) dpi from the X screen's size in mm")
         }
         return DisplayScale(factor: 1, origin: "the display reports no physical size")
-    }
-
-    private static func sdlSource(_ driver: String) -> String {
-        switch driver.lowercased() {
-        case "x11": "X11 RandR"
-        case "wayland": "Wayland wl_output"
-        case "kmsdrm": "the KMSDRM connector"
-        default: driver
-        }
     }
 }
 

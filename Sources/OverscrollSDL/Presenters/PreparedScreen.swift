@@ -1,4 +1,4 @@
-/// A screen a presenter took itself before SDL started (`PresenterTable.prepare`: the
+/// A screen a presenter took itself before SDL started (`Platforms.prepare`: the
 /// console's DRM device): SDL then starts only for input, the window is made at the
 /// screen's size, and the presenter is made from it once the window exists.
 struct PreparedScreen {

@@ -1,16 +1,19 @@
 import CSDL
 
-/// What a presenter is made for: the window, SDL's video driver, whether to wait for
-/// vblank, and the screen taken before SDL started, if one was (`PresenterTable.prepare`).
+/// What a presenter is made for: the window, the platform (`Platform`) and SDL's name for
+/// its driver (for words only: the row is what is asked), whether to wait for vblank, and
+/// the screen taken before SDL started, if one was (`Platforms.prepare`).
 struct PresenterRequest {
     let window: OpaquePointer
+    let platform: Platform
     let videoDriver: String
     let vsync: Bool
     var prepared: PreparedScreen? = nil
 }
 
-/// One presenter as the table knows it: where it applies, whether it draws with OpenGL,
-/// when `--renderer auto` takes it, and how it is made.
+/// One presenter as the table knows it: whether it draws with OpenGL, when `--renderer
+/// auto` takes it, and how it is made. Which platforms offer it is their rows'
+/// (`Platform.presenters`).
 struct PresenterEntry {
     /// When `--renderer auto` takes a presenter that does not need OpenGL.
     enum Auto {
@@ -27,8 +30,6 @@ struct PresenterEntry {
 
     /// What it is, for the reader of the table.
     let name: String
-    /// SDL's video drivers it applies to, as SDL names them; empty: any.
-    let drivers: [String]
     /// Whether it draws with OpenGL (the GPU); one that does not never asks OpenGL anything.
     let needsGL: Bool
     let auto: Auto
@@ -43,101 +44,125 @@ struct PresenterEntry {
     /// How its absence is said where OpenGL was a software rasterizer all the same
     /// ("OpenGL is llvmpipe, but …"), given `why`.
     let unavailable: (String) -> String
-
-    func applies(to videoDriver: String) -> Bool { drivers.isEmpty || drivers.contains(videoDriver) }
 }
 
-/// Which presenter shows the frames, chosen once at start from `entries`: the first that
-/// applies to the video driver and to what `--renderer` (and SDL_RENDER_DRIVER) asks. A
-/// new presenter is a new entry here and a folder of its own under Presenters/; nothing
-/// else in the program names it.
+/// Which presenter shows the frames, chosen once at start from the platform's row
+/// (`Platform.presenters`, `Platforms.rows`): its first without OpenGL for the CPU path,
+/// its first with it for the GPU's, as `--renderer` asks (`Asked`, with SDL_RENDER_DRIVER
+/// its one override). A new presenter is an entry here, a folder of its own under
+/// Presenters/ and a place in the rows that offer it.
 enum PresenterTable {
-    static var entries: [PresenterEntry] { [
+    /// What `--renderer` asks for, decided once, with SDL_RENDER_DRIVER as its one
+    /// override: `choose` and `drawsWithoutGL` both follow from it, so the window made
+    /// without OpenGL and the presenter chosen can never disagree.
+    enum Asked: Equatable {
+        case cpu, gpu
+        /// SDL_RENDER_DRIVER names a renderer under `--renderer auto`: the user's choice.
+        case renderDriver(String)
+        case auto
+
+        init(_ choice: RendererChoice, renderDriver: String?) {
+            switch choice {
+            case .cpu: self = .cpu
+            case .gpu: self = .gpu
+            case .auto:
+                if let forced = renderDriver, !forced.isEmpty { self = .renderDriver(forced) } else { self = .auto }
+            }
+        }
+
+        /// As asked of this process: `choice`, and SDL's hint SDL_RENDER_DRIVER.
+        static func current(_ choice: RendererChoice) -> Asked {
+            Asked(choice, renderDriver: SDL_GetHint(SDL_HINT_RENDER_DRIVER).map { String(cString: $0) })
+        }
+    }
+
+    // The presenters the rows offer.
+
+    static var consoleScreen: PresenterEntry {
         PresenterEntry(
-            name: "the console's own screen: DRM dumb buffers, else fbdev (without a GPU Mesa draws with; SDL for input only)", drivers: ["evdev"],
+            name: "the console's own screen: DRM dumb buffers, else fbdev (without a GPU Mesa draws with; SDL for input only)",
             needsGL: false, auto: .always { _ in "" }, windowWithoutGL: false,
             make: { request, _, why in
                 guard let prepared = request.prepared else {
-                    why = "SDL_VIDEODRIVER=evdev shows nothing by itself; unset it on the console"
+                    why = "SDL_VIDEODRIVER=\(request.videoDriver) shows nothing by itself; unset it on the console"
                     return nil
                 }
                 return prepared.make(&why)
             },
             refusal: { SDLError(message: "cannot show frames through DRM dumb buffers: \($0)") },
-            unavailable: { "DRM dumb buffers are unavailable (\($0))" }),
+            unavailable: { "DRM dumb buffers are unavailable (\($0))" })
+    }
+
+    static var wlShm: PresenterEntry {
         PresenterEntry(
-            name: "wl_shm buffers", drivers: ["wayland"], needsGL: false,
+            name: "wl_shm buffers", needsGL: false,
             auto: .whereGLIsSoftware(renderNodeOnly: true,
                                      noDevice: "Wayland without a DRM render node: OpenGL would be a software rasterizer"),
             windowWithoutGL: true,
             make: { request, reason, why in WaylandPresenter.make(window: request.window, reason: reason, why: &why) },
             refusal: { SDLError(message: "cannot draw into wl_shm buffers on Wayland (--renderer cpu): \($0); try --renderer gpu") },
-            unavailable: { "wl_shm buffers are unavailable (\($0))" }),
+            unavailable: { "wl_shm buffers are unavailable (\($0))" })
+    }
+
+    static var x11WindowSurface: PresenterEntry {
         PresenterEntry(
-            name: "X11's window surface (MIT-SHM, with the list's ring)", drivers: ["x11"], needsGL: false,
+            name: "X11's window surface (MIT-SHM, with the list's ring)", needsGL: false,
             auto: .whereGLIsSoftware(renderNodeOnly: false,
                                      noDevice: "X11 without a DRI device: OpenGL would be a software rasterizer"),
             windowWithoutGL: false, make: windowSurface, refusal: windowSurfaceRefusal,
-            unavailable: { _ in "the window surface is unavailable" }),
+            unavailable: { _ in "the window surface is unavailable" })
+    }
+
+    static var headlessWindowSurface: PresenterEntry {
         PresenterEntry(
-            name: "SDL's headless window surface", drivers: ["offscreen", "dummy"], needsGL: false,
+            name: "SDL's headless window surface", needsGL: false,
             auto: .always { "no display hardware (\($0) driver)" },
             windowWithoutGL: false, make: windowSurface, refusal: windowSurfaceRefusal,
-            unavailable: { _ in "the window surface is unavailable" }),
+            unavailable: { _ in "the window surface is unavailable" })
+    }
+
+    static var windowSurface: PresenterEntry {
         PresenterEntry(
-            name: "SDL's window surface", drivers: [], needsGL: false, auto: .never,
+            name: "SDL's window surface", needsGL: false, auto: .never,
             windowWithoutGL: false, make: windowSurface, refusal: windowSurfaceRefusal,
-            unavailable: { _ in "the window surface is unavailable" }),
+            unavailable: { _ in "the window surface is unavailable" })
+    }
+
+    static var accelerated: PresenterEntry {
         PresenterEntry(
-            name: "SDL's accelerated renderer (OpenGL, OpenGL ES 2)", drivers: [], needsGL: true, auto: .never,
+            name: "SDL's accelerated renderer (OpenGL, OpenGL ES 2)", needsGL: true, auto: .never,
             windowWithoutGL: false,
             make: { request, reason, _ in
-                AcceleratedRenderer.make(request.window, vsync: request.vsync, preferring: AcceleratedRenderer.preferred(request.videoDriver))
+                AcceleratedRenderer.make(request.window, vsync: request.vsync, preferring: request.platform.preferredRenderer)
                     .map { finish($0, request, reason: reason) }
             },
-            refusal: { _ in SDLError("cannot create a renderer") }, unavailable: { _ in "OpenGL is unavailable" }),
-    ] }
-
-    /// The screen taken before SDL starts for `choice`, where a presenter takes one
-    /// itself: SDL must then start another video driver (DRM dumb buffers on the
-    /// console: `evdev`, input only, so that KMSDRM never loads GBM and EGL; the entry
-    /// for "evdev" above makes the presenter from it). `note` says why none was, where
-    /// that is worth saying.
-    static func prepare(choice: RendererChoice, videoDriver: String?, output: String? = nil, note: inout String?) throws(SDLError) -> PreparedScreen? {
-        try ConsoleScreenPresenter.prepare(choice: choice, videoDriver: videoDriver, output: output, note: &note)
+            refusal: { _ in SDLError("cannot create a renderer") }, unavailable: { _ in "OpenGL is unavailable" })
     }
 
-    /// The presenter that draws on the CPU for `videoDriver` (the last entry without
-    /// OpenGL applies to every driver).
-    static func cpu(_ videoDriver: String) -> PresenterEntry {
-        entries.first { !$0.needsGL && $0.applies(to: videoDriver) }!
+    /// The platform's presenter that draws on the CPU (every row offers one).
+    static func cpu(_ platform: Platform) -> PresenterEntry {
+        platform.presenters.first { !$0.needsGL }!
     }
 
-    /// The presenter that draws with OpenGL for `videoDriver`.
-    static func gpu(_ videoDriver: String) -> PresenterEntry {
-        entries.first { $0.needsGL && $0.applies(to: videoDriver) }!
+    /// The platform's presenter that draws with OpenGL.
+    static func gpu(_ platform: Platform) -> PresenterEntry {
+        platform.presenters.first { $0.needsGL }!
     }
 
-    /// The presenter for `window` that `choice` leads to, saying why.
-    static func choose(for window: OpaquePointer, choice: RendererChoice, videoDriver: String,
-                       vsync: Bool, prepared: PreparedScreen? = nil) throws(SDLError) -> any Presenter {
-        let request = PresenterRequest(window: window, videoDriver: videoDriver, vsync: vsync, prepared: prepared)
-        let forced = SDL_GetHint(SDL_HINT_RENDER_DRIVER).map { String(cString: $0) }
-        let cpu = cpu(videoDriver)
+    /// The presenter for `request` that `asked` leads to, saying why.
+    static func choose(_ request: PresenterRequest, asked: Asked) throws(SDLError) -> any Presenter {
+        let window = request.window, vsync = request.vsync, videoDriver = request.videoDriver
+        let cpu = cpu(request.platform)
         var why = ""
-        switch choice {
+        switch asked {
         case .cpu:
             guard let made = cpu.make(request, "asked for (--renderer cpu)", &why) else { throw cpu.refusal(why) }
             return made
         case .gpu:
-            guard let made = gpu(videoDriver).make(request, "asked for (--renderer gpu)", &why) else {
-                throw gpu(videoDriver).refusal(why)
-            }
+            let gpu = gpu(request.platform)
+            guard let made = gpu.make(request, "asked for (--renderer gpu)", &why) else { throw gpu.refusal(why) }
             return try drawing(made, "--renderer gpu")
-        case .auto:
-            break
-        }
-        if let forced, !forced.isEmpty {
+        case .renderDriver(let forced):
             // SDL_RENDER_DRIVER names a renderer: take it as the user's choice.
             let reason = "SDL_RENDER_DRIVER=\(forced)"
             if forced.lowercased() == "software" {
@@ -151,6 +176,8 @@ enum PresenterTable {
                 throw SDLError("cannot create the '\(forced)' renderer SDL_RENDER_DRIVER asks for")
             }
             return try drawing(finish(renderer, request, reason: reason), reason)
+        case .auto:
+            break
         }
         switch cpu.auto {
         case .always(let reason):
@@ -186,13 +213,14 @@ enum PresenterTable {
         return finish(again, request, reason: "OpenGL is \(name), but \(cpu.unavailable(why))")
     }
 
-    /// KMSDRM shows frames through the GPU anyway: use it to draw, with GLES2 first
-    /// (`AcceleratedRenderer.preferred`). A renderer that draws nothing is passed over for
+    /// A platform whose CPU presenter auto never takes (KMSDRM) shows frames through the
+    /// GPU anyway: use it to draw, the row's `preferredRenderer` first (GLES2 on KMSDRM).
+    /// A renderer that draws nothing is passed over for
     /// the next one.
     private static func firstThatDraws(_ request: PresenterRequest) throws(SDLError) -> any Presenter {
         let videoDriver = request.videoDriver
         var refused: [String] = []
-        for name in AcceleratedRenderer.candidates(videoDriver) {
+        for name in AcceleratedRenderer.candidates(preferring: request.platform.preferredRenderer) {
             guard let renderer = name == "software" ? AcceleratedRenderer.software(request.window)
                     : AcceleratedRenderer.make(request.window, vsync: request.vsync, only: name) else { continue }
             if let why = DrawProbe.cannotDraw(renderer) {
@@ -218,18 +246,16 @@ enum PresenterTable {
     }
 
     /// Whether `choose` will take a presenter whose window is made without OpenGL for
-    /// `choice`, without asking OpenGL anything: then the window is made without it
+    /// `asked`, without asking OpenGL anything: then the window is made without it
     /// (`GLFreeWindow`).
-    static func drawsWithoutGL(choice: RendererChoice, videoDriver: String) -> Bool {
-        let cpu = cpu(videoDriver)
+    static func drawsWithoutGL(_ platform: Platform, asked: Asked) -> Bool {
+        let cpu = cpu(platform)
         guard cpu.windowWithoutGL else { return false }
-        switch choice {
+        switch asked {
         case .cpu: return true
         case .gpu: return false
+        case .renderDriver(let forced): return forced.lowercased() == "software"
         case .auto:
-            if let forced = SDL_GetHint(SDL_HINT_RENDER_DRIVER).map({ String(cString: $0) }), !forced.isEmpty {
-                return forced.lowercased() == "software"
-            }
             switch cpu.auto {
             case .always: return true
             case .whereGLIsSoftware(let renderNodeOnly, _): return !AcceleratedRenderer.hasDRIDevice(renderNodeOnly: renderNodeOnly)

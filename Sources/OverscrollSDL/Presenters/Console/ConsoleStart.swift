@@ -22,8 +22,9 @@ struct ConsoleStart {
     static func begin(choice: RendererChoice, videoDriver: String?, output: String? = nil, note: inout String?,
                       environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(SDLError) -> ConsoleStart? {
         let driver = videoDriver ?? environment("SDL_VIDEODRIVER")
-        guard ConsoleGraphics.onConsole(videoDriver: driver, display: environment("DISPLAY"),
-                                        waylandDisplay: environment("WAYLAND_DISPLAY")) else { return nil }
+        guard let headed = Platforms.preparing(asked: driver, display: environment("DISPLAY"),
+                                               waylandDisplay: environment("WAYLAND_DISPLAY")),
+              headed.row.preparation == .consoleScreen else { return nil }
         let asked: ConsoleChoice.Asked
         switch choice {
         case .auto: asked = .auto
@@ -40,7 +41,7 @@ struct ConsoleStart {
             // On a console named as one (SDL_VIDEODRIVER=kmsdrm): an error with the reason
             // and the fix. A console guessed from no X or Wayland display may be no
             // display at all (a container, ssh): SDL then says what it finds.
-            if driver?.lowercased() == "kmsdrm" {
+            if headed.named {
                 let how = asked == .cpu ? " (--renderer cpu on the console)" : ""
                 throw SDLError(message: "no screen to show frames on\(how): \(error.description); "
                                + "load the display's driver (a DRM card in /dev/dri, or a framebuffer /dev/fb0), "
@@ -53,8 +54,9 @@ struct ConsoleStart {
         let terminal = VirtualTerminal(why: &why)
         let vt = terminal.map { "VT \($0.number) taken (switches answered, text mode given back at exit)" }
             ?? "no VT switching: \(why)"
-        // SDL_VIDEODRIVER=kmsdrm (the kiosk unit's) would otherwise win over a plain hint.
-        SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "evdev", SDL_HINT_OVERRIDE)
+        // The run goes on as the console's own screen's row: SDL_VIDEODRIVER=kmsdrm (the
+        // kiosk unit's) would otherwise win over a plain hint.
+        SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, Platforms.console.sdlNames[0], SDL_HINT_OVERRIDE)
         let screen = opened.make(terminal)
         return ConsoleStart(screen: screen, reason: "\(decided.reason); frames are drawn by the CPU and shown through "
                             + "\(opened.how) on \(screen.description)\(opened.passedOver); input through libinput (ConsoleInput); \(vt)")

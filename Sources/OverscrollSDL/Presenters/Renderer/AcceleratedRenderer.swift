@@ -6,19 +6,11 @@ import Glibc
 /// Making SDL's accelerated renderers (OpenGL, OpenGL ES 2) and asking what rasterizes
 /// them: what `PresenterTable` needs to choose between the GPU and a CPU presenter.
 enum AcceleratedRenderer {
-    /// Which accelerated renderer to ask for first. On KMSDRM, GLES2: SDL's desktop OpenGL
-    /// renderer there needs libGL as well as EGL, which Debian does not pull in with the
-    /// EGL/GBM packages a console kiosk installs; without it SDL creates it all the same
-    /// and it draws nothing (a black screen that looked healthy, found in a VM).
-    static func preferred(_ videoDriver: String) -> String? {
-        // SDL 2 names it "KMSDRM" (upper case), SDL 3 "kmsdrm".
-        videoDriver.lowercased() == "kmsdrm" ? "opengles2" : nil
-    }
-
-    /// The renderers to try in turn on a driver without a CPU path of ours.
-    static func candidates(_ videoDriver: String) -> [String] {
+    /// The renderers to try in turn on a platform without a CPU path of ours: the one its
+    /// row prefers (`Platform.preferredRenderer`) first, then SDL's order.
+    static func candidates(preferring first: String?) -> [String] {
         var names: [String] = []
-        if let first = preferred(videoDriver) { names.append(first) }
+        if let first { names.append(first) }
         for index in 0..<SDL_GetNumRenderDrivers() {
             var info = SDL_RendererInfo()
             guard SDL_GetRenderDriverInfo(index, &info) == 0, let name = info.name.map({ String(cString: $0) }),

@@ -1,5 +1,5 @@
 import Testing
-import OverscrollKit
+@testable import OverscrollSDL
 
 @Suite struct ConsoleChoiceTests {
     typealias Node = ConsoleGraphics.RenderNode
@@ -65,11 +65,16 @@ import OverscrollKit
         }
     }
 
+    /// The console is prepared for where SDL_VIDEODRIVER names KMSDRM (any case), or
+    /// nothing names a driver and there is neither an X nor a Wayland display.
     @Test(arguments: [
         ("kmsdrm", nil, nil, true), ("KMSDRM", ":0", nil, true), ("x11", nil, nil, false), ("wayland", nil, nil, false),
-        (nil, nil, nil, true), ("", nil, nil, true), (nil, ":0", nil, false), (nil, nil, "wayland-0", false), (nil, "", "", true),
+        ("evdev", nil, nil, false), (nil, nil, nil, true), ("", nil, nil, true), (nil, ":0", nil, false),
+        (nil, nil, "wayland-0", false), (nil, "", "", true),
     ] as [(String?, String?, String?, Bool)])
     func theConsoleIsKMSDRMOrNoDisplayAtAll(driver: String?, display: String?, wayland: String?, console: Bool) {
-        #expect(ConsoleGraphics.onConsole(videoDriver: driver, display: display, waylandDisplay: wayland) == console)
+        let headed = Platforms.preparing(asked: driver, display: display, waylandDisplay: wayland)
+        #expect((headed?.row.preparation == .consoleScreen) == console)
+        #expect(headed?.named == (console ? !(driver ?? "").isEmpty : nil))
     }
 }

@@ -1,5 +1,7 @@
 /// What a console (no X server, no compositor) offers for drawing, and the judgement
 /// between OpenGL through SDL's KMSDRM driver and DRM dumb buffers drawn by the CPU.
+/// Platform policy (which kernel drivers mean a GPU), so it lives by the console's
+/// presenter, not in the model.
 ///
 /// The facts are gathered without loading Mesa (the program's CDRM layer asks each
 /// render node's kernel driver its name, virtio-gpu whether it has 3D, and looks for the
@@ -44,12 +46,5 @@ public struct ConsoleGraphics: Sendable, Equatable {
     public static func isGPU(_ node: RenderNode) -> Bool {
         guard gpuDrivers.contains(node.driver) else { return false }
         return node.driver != "virtio_gpu" || node.has3D == true
-    }
-
-    /// Whether a run is on the console: SDL asked for KMSDRM by name, or nothing asked and
-    /// there is neither an X nor a Wayland display to open a window on.
-    public static func onConsole(videoDriver: String?, display: String?, waylandDisplay: String?) -> Bool {
-        if let driver = videoDriver?.lowercased(), !driver.isEmpty { return driver == "kmsdrm" }
-        return (display ?? "").isEmpty && (waylandDisplay ?? "").isEmpty
     }
 }
