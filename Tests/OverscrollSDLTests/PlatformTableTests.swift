@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import OverscrollSDL
 
@@ -58,6 +59,18 @@ import Testing
             var why = ""
             #expect(ConsoleInput.open(for: Platforms.row(for: driver), why: &why) == nil)
             #expect(why.isEmpty)
+        }
+    }
+}
+
+/// docs/reference.md lists every platform `--verbose` can name.
+@Suite struct DocumentedPlatformsTests {
+    @Test func theReferenceNamesEveryRow() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let reference = try String(contentsOf: root.appendingPathComponent("docs/reference.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        for row in Platforms.rows {
+            #expect(reference.contains(row.name), "docs/reference.md does not name the platform \(row.name)")
         }
     }
 }
