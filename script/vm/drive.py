@@ -25,6 +25,8 @@ CPU_GESTURES = [
 ]
 CPU_RUNS = 3
 CPU_BAR = 1.3
+# The matrix's same-machine comparisons (MATRIX's `compare`): runs a side, medians.
+CPU_MATRIX_RUNS = 2
 # A list at rest: the app's CPU over this many seconds, at most this share of a core.
 IDLE_S, IDLE_BAR = 10, 0.03
 # What the app must not map on a DRM device without a GPU driver (issue 40): Mesa's GL
@@ -87,15 +89,25 @@ QT_RUNS = 3
 #   screen: the scanout's pixels; rotate: the kiosk's `rotate` (the app's own size is the
 #   screen turned); touch: the panel (agent.py's vmtest.touch, or "tablet": QEMU's
 #   usb-tablet, a USB HID absolute pointer driven over QMP, axes 0..32767).
+#   compare: issue 48's CPU bars are on one machine (rotated and unrotated on the same
+#   panel; fbdev and DRM at the same size): after the boot's checks the unit is started
+#   again, on the same boot, as `compare` says (`sh` run first with the unit stopped, the
+#   drop-in's `kiosk` settings, `rotate`), the same gestures played on both, and the
+#   boot's `cpu` check is its CPU per frame over the other's (at most CPU_BAR).
 ROWS = "/etc/overscroll/vm-rows.txt"
 MATRIX = {
     "usb-tablet": {"screen": (W, H), "touch": "tablet", "kiosk": {"mouse": "true", "content": ROWS}, "same_boot": True},
     "bochs-single-rot90": {"qemu": ["-device", "VGA,edid=on,xres=1280,yres=800"], "screen": (1280, 800), "rotate": 90,
-                           "touch": "single:4095:4095", "kiosk": {"rotate": "90", "content": ROWS}},
+                           "touch": "single:4095:4095", "kiosk": {"rotate": "90", "content": ROWS},
+                           "compare": {"what": "unrotated", "rotate": 0, "kiosk": {"content": ROWS}}},
     # OVMF's GOP takes the VGA's EDID mode (720x1280); with bochs-drm blacklisted the
     # kernel has efifb's /dev/fb0 and no /dev/dri (Debian 12 builds no simpledrm).
     "fbdev": {"qemu": ["-bios", "/usr/share/ovmf/OVMF.fd", "-device", "VGA,edid=on,xres=720,yres=1280"],
-              "append": "modprobe.blacklist=bochs", "screen": (W, H), "touch": f"multi:{W - 1}:{H - 1}", "kiosk": {"content": ROWS}},
+              "append": "modprobe.blacklist=bochs", "screen": (W, H), "touch": f"multi:{W - 1}:{H - 1}", "kiosk": {"content": ROWS},
+              # The same VGA and mode on DRM: bochs-drm loaded by hand (the blacklist is
+              # for udev's aliases) takes the screen over from efifb.
+              "compare": {"what": "DRM (bochs-drm, the same VGA)", "kiosk": {"content": ROWS}, "opens": "/dev/dri/card",
+                          "sh": "modprobe bochs && for i in $(seq 100); do [ -e /dev/dri/card0 ] && break; sleep 0.2; done; ls /dev/dri"}},
 }
 # The cage unit's boot: virtio-gpu alone, as before the matrix (no USB controller).
 CAGE_BOOT = {"qemu": ["-device", f"virtio-gpu-pci,xres={W},yres={H}"]}
@@ -144,6 +156,12 @@ class Panel:
         lw, lh = self.logical
         px, py = {0: (x, y), 90: (lh - 1 - y, x), 180: (lw - 1 - x, lh - 1 - y), 270: (y, lw - 1 - x)}[self.rotate]
         return round(px * self.max[0] / (self.screen[0] - 1)), round(py * self.max[1] / (self.screen[1] - 1))
+
+    def fitted(self, steps):
+        """`steps` (in points on a 1280-point-tall screen, as CPU_GESTURES) on this panel's
+        app: heights scaled to its own (a landscape one unturned is 800 tall)."""
+        k = self.logical[1] / H
+        return [[st[0], st[1], st[2], round(st[3] * k), *st[4:]] if st[0] in ("down", "move") else st for st in steps]
 
     def play(self, *steps):
         out = []
@@ -965,8 +983,10 @@ class Run:
             words = [w for n, w in self.c.results if n.startswith(name + ".")]
             m = self.cpu[name]
             print(f"{ME}: matrix: {name:20} {m.get('boot_s', 0):5.0f} s; {words.count('PASS')} passed, {words.count('XFAIL')} XFAIL, "
-                  f"{words.count('FAIL')} failed; app CPU over the gestures {m.get('gestures', {}).get('app_s', '-')} s, "
-                  f"at rest {m.get('idle', {}).get('share', '-')} of a core", flush=True)
+                  f"{words.count('FAIL')} failed; app CPU over the gestures {m.get('gestures', {}).get('app_s', '-')} s "
+                  f"({m.get('gestures', {}).get('ms_per_frame', '-')} ms a frame"
+                  + (f"; {m['compare']['ratio']}x {m['compare']['what']}'s" if "ratio" in m.get("compare", {}) else "")
+                  + f"), at rest {m.get('idle', {}).get('share', '-')} of a core", flush=True)
         failed = self.c.failed()
         n = len(self.c.results)
         xf = sum(1 for _, w in self.c.results if w == "XFAIL")
@@ -1052,6 +1072,8 @@ class Run:
             vm.hello(self.args.boot_timeout, boot)
         self.phase(f"{name}: boot")
         self.matrix_checks(name, spec, unit)
+        if spec.get("compare") and self.cpu.get(name, {}).get("gestures"):
+            self.same_panel(name, spec, unit)
         with open(os.path.join(self.out, f"journal-{name}.txt"), "w") as f:
             f.write(vm.out("journalctl -b -o short-monotonic --no-pager", 60))
         took = time.monotonic() - t0
@@ -1154,37 +1176,96 @@ class Run:
         c.record(f"{name}.tap", ok and bool(taps) and sel[-1:] == [str(want)],
                  f"{len(taps)} tap frames, selected row {sel[-1] if sel else 'none'} (under the finger: {want}); "
                  f"headless, the same tap on the {kind} list at {top} pt: {text}")
-        self.matrix_cpu(name, panel, pid, csv)
+        self.matrix_cpu(name, panel, pid, csv, spec)
 
-    def matrix_cpu(self, name, panel, pid, csv):
-        """CPU_GESTURES once from the top, the app's CPU; then at rest (idle-cpu); the
-        gestures' CPU over the first boot's kiosk's median (`cpu-ratio`, at most CPU_BAR)."""
-        vm, c = self.vm, self.c
+    def matrix_cpu(self, name, panel, pid, csv, spec=None):
+        """CPU_GESTURES once from the top, the app's CPU; then at rest (idle-cpu). Without
+        a `compare` in the boot's spec, the gestures' CPU over the first boot's kiosk's
+        median (`cpu`, at most CPU_BAR); with one, same_panel records `cpu`."""
+        c = self.c
+        run = self.gesture_cpu(panel, pid, csv)
+        self.cpu.setdefault(name, {})["gestures"] = run
+        app, fr = run["app_s"], run["frames"]
+        kiosk = self.cpu.get("kiosk", {}).get("median", {}).get("app_s")
+        ratio = app / max(kiosk, 0.01) if kiosk else None
+        print(f"{ME}: cpu: {name}: app {app:.2f} s over {run['wall_s']:.1f} s, {fr} frames ({run['ms_per_frame']} ms a frame)"
+              + (f"; {ratio:.2f}x the virtio-gpu kiosk's {kiosk:.2f} s" if ratio else ""), flush=True)
+        if not (spec or {}).get("compare"):
+            c.record(f"{name}.cpu", run["refreshed"] and run["tapped"] and (ratio is None or ratio <= CPU_BAR),
+                     f"a pull that refreshes, a fling, a fling back and a tap: {self.run_words(run)}"
+                     + (f"; {ratio:.2f}x the virtio-gpu kiosk's median {kiosk:.2f} s (at most {CPU_BAR}x)" if ratio else "; no virtio-gpu kiosk figure to compare"))
+        self.idle_cpu(name, pid, csv)
+
+    @staticmethod
+    def run_words(run):
+        return (f"app {run['app_s']:.2f} s of CPU over {run['wall_s']:.1f} s and {run['frames']} frames, {run['ms_per_frame']} ms a frame "
+                f"({run['momentum']} of momentum; refreshed {run['refreshed']}, tapped {run['tapped']})")
+
+    def gesture_cpu(self, panel, pid, csv):
+        """CPU_GESTURES (fitted to the panel's app) played once from the top: the app's CPU,
+        its frames, and the CPU a frame."""
+        vm = self.vm
         self.clk_tck = self.clk_tck or int(vm.out("getconf CLK_TCK") or 100)
+        gestures = panel.fitted(CPU_GESTURES)
         for _ in range(3):
             if float(self.rest(csv).get("content_offset") or 0) <= 1:
                 break
-            panel.play(*CPU_GESTURES[9:12])
+            panel.play(*gestures[9:12])
         n0 = int(vm.out(f"wc -l < {csv}"))
         t0, before = self.cpu_sample(pid)
-        panel.play(*CPU_GESTURES)
+        panel.play(*gestures)
         self.rest(csv)
         t1, after = self.cpu_sample(pid)
         fr = csv_rows(vm.out(f"head -1 {csv}; tail -n +{n0 + 1} {csv}"))
         app = round(sum(v - before.get(k, 0) for k, v in after.items() if k[0] == "overscroll-app"), 2)
         states = {r.get("refresh_state") for r in fr}
-        run = {"app_s": app, "wall_s": round(t1 - t0, 2), "frames": len(fr), "refreshed": "armed" in states and "refreshing" in states,
-               "momentum": sum(1 for r in fr if r.get("ui_state") == "momentum"), "tapped": any("tap" in r.get("events", "") for r in fr)}
-        self.cpu.setdefault(name, {})["gestures"] = run
-        kiosk = self.cpu.get("kiosk", {}).get("median", {}).get("app_s")
-        ratio = app / max(kiosk, 0.01) if kiosk else None
-        print(f"{ME}: cpu: {name}: app {app:.2f} s over {run['wall_s']:.1f} s, {len(fr)} frames"
-              + (f"; {ratio:.2f}x the virtio-gpu kiosk's {kiosk:.2f} s" if ratio else ""), flush=True)
-        c.record(f"{name}.cpu", run["refreshed"] and run["tapped"] and (ratio is None or ratio <= CPU_BAR),
-                 f"a pull that refreshes, a fling, a fling back and a tap: app {app:.2f} s of CPU over {run['wall_s']:.1f} s and {len(fr)} frames "
-                 f"({run['momentum']} of momentum; refreshed {run['refreshed']}, tapped {run['tapped']})"
-                 + (f"; {ratio:.2f}x the virtio-gpu kiosk's median {kiosk:.2f} s (at most {CPU_BAR}x)" if ratio else "; no virtio-gpu kiosk figure to compare"))
-        self.idle_cpu(name, pid, csv)
+        return {"app_s": app, "wall_s": round(t1 - t0, 2), "frames": len(fr), "ms_per_frame": round(1000 * app / max(1, len(fr)), 2),
+                "refreshed": "armed" in states and "refreshing" in states,
+                "momentum": sum(1 for r in fr if r.get("ui_state") == "momentum"), "tapped": any("tap" in r.get("events", "") for r in fr)}
+
+    def same_panel(self, name, spec, unit):
+        """Issue 48's CPU bars on one machine: the boot's kiosk started again as the spec's
+        `compare` says (unrotated; on the DRM driver of the same VGA), the same gestures
+        played (CPU_MATRIX_RUNS each side, the boot's own run first), and `cpu`: the boot's
+        CPU a frame over the other's, medians, at most CPU_BAR."""
+        vm, c, cmp = self.vm, self.c, spec["compare"]
+        mine = [self.cpu[name]["gestures"]] if self.cpu.get(name, {}).get("gestures") else []
+        pid = self.app_pid()
+        csv = vm.out(f"readlink /proc/{pid}/fd/* | grep -m1 '/frames.csv$'") if pid else ""
+        while pid and csv and len(mine) < CPU_MATRIX_RUNS:
+            mine.append(self.gesture_cpu(Panel(vm, spec), pid, csv))
+        other = dict(spec, rotate=cmp.get("rotate", spec.get("rotate", 0)), kiosk=cmp["kiosk"])
+        kiosk = "".join(f"{k} = {v if re.fullmatch(r'-?[0-9.]+|true|false', v) else json.dumps(v)}\\n" for k, v in cmp["kiosk"].items())
+        cur = self.cursor()
+        rc, said = vm.sh(f"systemctl stop {unit}; {cmp.get('sh', 'true')} && printf '{kiosk}' > /etc/overscroll/kiosk.toml.d/55-vm-boot.toml "
+                         f"&& systemctl start {unit}", 180)
+        self.wait("active", lambda: self.show(unit, "SubState").get("SubState") == "running", 120, 1)
+        started = [l for l in self.journal(unit, cur).splitlines() if "started: video" in l]
+        pid = self.app_pid()
+        csv = vm.out(f"readlink /proc/{pid}/fd/* | grep -m1 '/frames.csv$'") if pid else ""
+        # The screen it shows on: the device it holds open (the start line names no presenter).
+        screen = vm.out(f"readlink /proc/{pid}/fd/* | grep -E '^/dev/(dri/card|fb)' | sort -u | tr '\\n' ' '") if pid else ""
+        theirs = []
+        ok = rc == 0 and bool(started) and bool(csv) and cmp.get("opens", "/") in screen
+        while ok and len(theirs) < CPU_MATRIX_RUNS:
+            theirs.append(self.gesture_cpu(Panel(vm, other), pid, csv))
+        self.phase(f"{name}: {cmp['what']}")
+        self.cpu[name]["runs"] = mine
+        self.cpu[name]["compare"] = {"what": cmp["what"], "start_line": started[-1] if started else "", "screen": screen, "runs": theirs}
+        if not ok or not mine or not theirs:
+            return c.record(f"{name}.cpu", False, f"no {cmp['what']} kiosk to compare with: {cmp.get('sh', '')} exit {rc} "
+                            f"({' | '.join(said.splitlines()[-2:])[:200]}); start line: {started[-1] if started else 'none'}; it holds {screen or 'no screen'}")
+        a, b = (statistics.median(r["ms_per_frame"] for r in runs) for runs in (mine, theirs))
+        ratio = a / max(b, 0.01)
+        self.cpu[name]["compare"].update(ms_per_frame=round(b, 2), ratio=round(ratio, 2), bar=CPU_BAR)
+        self.cpu[name]["ms_per_frame"] = round(a, 2)
+        print(f"{ME}: cpu: {name}: {a:.2f} ms a frame (median of {len(mine)}), {cmp['what']} {b:.2f} ms (median of {len(theirs)}): "
+              f"{ratio:.2f}x", flush=True)
+        good = all(r["refreshed"] and r["tapped"] for r in mine + theirs)
+        c.record(f"{name}.cpu", good and ratio <= CPU_BAR,
+                 f"CPU a frame over the same gestures, medians of {len(mine)}: this boot {a:.2f} ms, {cmp['what']} on the same machine "
+                 f"{b:.2f} ms: {ratio:.2f}x (at most {CPU_BAR}x); this boot's runs: " + "; ".join(self.run_words(r) for r in mine)
+                 + f"; {cmp['what']} (holding {screen}): " + "; ".join(self.run_words(r) for r in theirs))
 
     def headless(self, name, size, script):
         """A headless frame drawn now by the same build (overscroll-bench picture, the rows
