@@ -32,6 +32,7 @@ struct Latency: ParsableCommand {
     @Option(help: ArgumentHelp("Window size.", valueName: "WxH")) var size = SizeOption(width: 480, height: 800)
     @Option(help: "Seed of the touches' phases.") var seed: UInt64 = 51
     @Flag(help: "Exit 1 if the rest-then-touch bar is missed.") var gate = false
+    @Flag(help: "Print each rest-then-touch sample's phases (ms).") var verbose = false
 
     func validate() throws {
         guard runs > 0 else { throw ValidationError("--runs must be a positive whole number") }
@@ -68,6 +69,12 @@ struct Latency: ParsableCommand {
             let rest = runner.shown.filter(\.afterRest), motion = runner.shown.filter { !$0.afterRest }
             guard !rest.isEmpty, !motion.isEmpty else { Bench.fail("no frame showed a touch (\(runner.shown.count) shown)", code: 70) }
             counts = (rest.count, motion.count, runner.profiler.overall.touchToScanoutPercentiles?.count ?? 0)
+            if verbose {
+                for s in rest {
+                    print("  run \(run + 1) rest then touch: " + Self.phases.map { "\($0.name) \(Bench.format($0.value(s) * 1000, 2))" }
+                        .joined(separator: ", ") + ", total \(Bench.format(s.total * 1000, 2)) ms")
+                }
+            }
             for (name, set) in [("rest", rest), ("motion", motion)] {
                 let totals = set.map { $0.total * 1000 }.sorted()
                 figures.add("\(name).p50", Self.rank(totals, 0.50))

@@ -145,6 +145,8 @@ public final class LiveApp {
         var event = SDL_Event()
         var frame = 0
         var lastPresent: Double?
+        /// The loop waited on input after a frame that showed nothing (`awaitInput`).
+        var idled = false
         // How many frames put the first picture on the screen (`Platform.firstFramePresents`:
         // a swap chain may show a frame only when the next one is presented); READY=1 waits for the last.
         let firstFrameShownBy = session.display.firstFramePresents
@@ -155,7 +157,8 @@ public final class LiveApp {
             inputs.removeAll(keepingCapacity: true)
             oldestArrival = nil
             oldestTouch = nil
-            var slept = false
+            var slept = idled
+            idled = false
             if let lost = runWatch.lost { runWatch.lose(lost) }
             if session.display.connectionBroken {
                 session.display.releaseScreen()
@@ -251,10 +254,16 @@ public final class LiveApp {
             var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart,
                                        presentNotBefore: pacer.presentNotBefore)
             let presentDone = timing.presentDone
-            if slept && !hadInput && !reloaded && session.lastPainted == .nothing {
-                // Woken with nothing to show (an event that changed nothing): no frame
-                // was presented that anyone could see, so none is counted.
+            if !reloaded && session.lastPainted == .nothing && frame >= firstFrameShownBy {
+                // Nothing new to show (woken by an event that changed nothing, a finger
+                // landing or held still): no frame was presented that anyone could see, so
+                // none is counted, and none paces the next. Until the next frame is due the
+                // loop waits on input, woken at once: a landing's first motion is shown at
+                // the next vblank, not a period after an empty present
+                // (`overscroll-bench latency`). The wait is idle time, as a sleep is.
                 notifier.frame(now: presentDone)
+                awaitInput(seconds: period)
+                idled = true
                 continue
             }
             presentAverage += (presentDone - timing.presentStart - presentAverage) * 0.1
@@ -324,6 +333,18 @@ public final class LiveApp {
     /// loop, which does not sleep to a frame's start (its present still waits for its
     /// deadline: no two presents within three quarters of a period).
     private var vsyncPaces: Bool { presentAverage > pacer.period * 0.25 }
+
+    /// Waits at most `seconds` for input and leaves it for the next frame's pump: the
+    /// devices' events stay in libinput; an event of SDL's the wait took goes back.
+    private func awaitInput(seconds: Double) {
+        var event = SDL_Event()
+        let ms = Int32((seconds * 1000).rounded(.up))
+        if let consoleInput {
+            if consoleInput.wait(&event, timeoutMs: ms), event.type != 0 { SDL_PushEvent(&event) }
+        } else {
+            _ = SDL_WaitEventTimeout(nil, ms)
+        }
+    }
 
     /// Hands the report and the profiler the last presentation the display heard, once.
     private func hearPresentation(waitingMs: Int32) {

@@ -15,8 +15,8 @@ final class Session {
     /// and work it still runs is stopped at the end. One at most, whatever the reloads:
     /// only one refresh runs at a time.
     private var refreshingOn: (any RefreshSource)?
-    /// What the last frame drew: a frame that drew nothing after the loop slept (a wake-up
-    /// with nothing to show) is not a frame to count.
+    /// What the last frame drew: live, a frame that drew nothing (a wake-up with nothing
+    /// to show, a finger landing or held still) is not a frame to count.
     private(set) var lastPainted = Painter.Painted.whole
     private(set) var model: OverscrollModel
     /// What the last frame of the model asked of the world (`OverscrollModel.frame`): the
@@ -85,8 +85,8 @@ final class Session {
     /// refresh work that finished join the model at their own times; the model moves to
     /// `time`; what it asked for starts (sound, refresh work); the scene is drawn and
     /// presented, not before `presentNotBefore` (monotonic seconds: the live loop's
-    /// deadline, `FramePacer`; a frame that drew nothing waits too: it is counted as a
-    /// frame, and its interval is the one it shows). Returns the frame's
+    /// deadline, `FramePacer`; a frame that drew nothing waits too: a replay counts it, and
+    /// its interval is the one it shows; the live loop does not). Returns the frame's
     /// phase times; the caller fills in what only it knows (the interval since the last
     /// frame, the input latency) and `record`s it.
     func frame(_ inputs: inout [TimedInput], to time: Double, startedAt frameStart: Double,

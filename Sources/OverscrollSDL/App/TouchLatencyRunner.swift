@@ -117,9 +117,11 @@ public final class TouchLatencyRunner {
         var lastPresent: Double?
         origin = MonotonicClock.now() + lead
         var rested = false
+        var idled = false
         let touches = options.touches
         while true {
-            var slept = false
+            var slept = idled
+            idled = false
             if session.isSettled && frame > 0 {
                 guard next < touches.count else { break }
                 // As live: the last frame's flip first, then asleep until the device has
@@ -148,7 +150,14 @@ public final class TouchLatencyRunner {
                                        presentNotBefore: pacer.presentNotBefore)
             let flipWait = chain.takeFlipWait()
             let presentDone = timing.presentDone
-            if slept && oldestTouch == nil && session.lastPainted == .nothing { continue }
+            if session.lastPainted == .nothing && frame > 0 {
+                // As live: nothing new shown, no frame counted; waiting on input, woken at
+                // once, a period at most.
+                let due = next < touches.count ? origin + touches[next].at : .infinity
+                MonotonicClock.sleep(min(due, MonotonicClock.now() + period) - MonotonicClock.now())
+                idled = true
+                continue
+            }
             presentAverage += (presentDone - timing.presentStart - presentAverage) * 0.1
             let vsyncPaces = presentAverage > period * 0.25
             pacer.presented(at: presentDone, work: timing.renderDone - frameStart, vsyncBlocks: vsyncPaces)
