@@ -281,6 +281,19 @@ extension SDLSuite { @Suite struct ConsoleInputWaitTests {
         #expect(wait.wakeups <= 1, "\(wait.wakeups) wake-ups")
     }
 
+    /// The devices are let go while the screen is another's, and taken again once, when
+    /// it comes back.
+    @Test func theDevicesFollowTheScreen() throws {
+        let input = try made()
+        #expect(!input.suspended)
+        input.follow(screenIsOurs: false)
+        #expect(input.suspended)
+        input.follow(screenIsOurs: false)
+        #expect(input.suspended)
+        input.follow(screenIsOurs: true)
+        #expect(!input.suspended)
+    }
+
     /// A device libinput cannot open is a clear refusal, not a crash.
     @Test func aPathThatIsNoDeviceIsRefusedWithItsName() {
         var why = [CChar](repeating: 0, count: 200)

@@ -169,6 +169,7 @@ public final class LiveApp {
                 session.painter.invalidate()
                 redrawUntil = MonotonicClock.now() + 0.5
             }
+            consoleInput?.follow(screenIsOurs: session.display.screenIsOurs)
             // SIGTERM and the other stopping signals (SignalHandling): their handler set
             // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
             if SignalHandling.stopRequested != nil { running = false }

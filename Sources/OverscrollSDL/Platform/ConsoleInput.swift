@@ -128,6 +128,16 @@ final class ConsoleInput {
         }
     }
 
-    /// Stops reading the devices while the VT is another's, and starts again.
-    func suspend(_ suspended: Bool) { ovs_input_suspend(input, suspended ? 1 : 0) }
+    /// Whether the devices are let go (`follow`).
+    private(set) var suspended = false
+
+    /// Reads the devices only while the screen is ours: while another VT is shown, a
+    /// touch is meant for that VT's program (a getty, a compositor), and the list must not
+    /// move under it unseen. libinput lets go of the devices (a finger down is lifted:
+    /// its neutral state) and takes them again, as they are then, when the VT comes back.
+    func follow(screenIsOurs: Bool) {
+        guard suspended == screenIsOurs else { return }
+        suspended = !screenIsOurs
+        ovs_input_suspend(input, suspended ? 1 : 0)
+    }
 }

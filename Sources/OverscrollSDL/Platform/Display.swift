@@ -367,6 +367,9 @@ public final class Display {
     /// when the whole frame is to be drawn again.
     func serviceScreen() -> Bool { presenter.serviceScreen() }
 
+    /// Whether the screen is the program's now (`Presenter.screenIsOurs`).
+    var screenIsOurs: Bool { presenter.screenIsOurs }
+
     /// Gives the screen back at the run's end (`Presenter.releaseScreen`).
     func releaseScreen() { presenter.releaseScreen() }
 

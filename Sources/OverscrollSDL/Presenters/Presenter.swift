@@ -61,6 +61,9 @@ protocol Presenter: AnyObject {
     /// Answers what the screen asked between frames (a console's VT switches, `DRM`);
     /// true when the screen shows nothing of ours until the whole frame is drawn again.
     func serviceScreen() -> Bool
+    /// Whether the screen is the program's now: false while a console's VT is another's,
+    /// when what is touched is meant for that VT's program, not for the list.
+    var screenIsOurs: Bool { get }
     /// Gives the screen back at the run's end, before the report (a console's VT and
     /// CRTC): the run ends by `_exit`, which runs no deinit. Nothing is shown after.
     func releaseScreen()
@@ -80,6 +83,7 @@ extension Presenter {
     var lossReason: String { "connection closed" }
     var refreshPeriod: Double? { nil }
     func serviceScreen() -> Bool { false }
+    var screenIsOurs: Bool { true }
     func releaseScreen() {}
     var scanoutSequence: Int { 0 }
     func lastShown(waitingMs: Int32) -> Presentation? { nil }

@@ -18,6 +18,8 @@ protocol ConsoleScreen: BufferChain {
     var description: String { get }
     /// What went with the screen when the chain broke, for the lost-display line.
     var lossReason: String { get }
+    /// Whether the screen is ours now: false while another VT is shown (and after `close`).
+    var active: Bool { get }
     /// Answers the VT switches asked since the last call. True when the screen came back
     /// and must be drawn whole again.
     func serviceTerminal() -> Bool

@@ -58,6 +58,7 @@ final class ConsoleScreenPresenter: Presenter {
         shared.screenLost()
         return true
     }
+    var screenIsOurs: Bool { screen.active }
     func releaseScreen() { screen.close() }
     var scanoutSequence: Int { shared.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { shared.lastShown(waitingMs: waitingMs) }

@@ -54,6 +54,8 @@ final class FBDevChain: ConsoleScreen {
     var description: String { device.description }
     var lossReason: String { "the framebuffer device failed" }
 
+    var active: Bool { !device.closed && ovs_fb_active(device.handle) != 0 }
+
     func serviceTerminal() -> Bool {
         guard let terminal, !device.closed else { return false }
         let handle = device.handle
