@@ -1137,14 +1137,23 @@ class Run:
 
         # A fling: momentum after the finger lifts, then rest, where frames.csv says the
         # list is: the scanout against the whole list drawn headless, cut at that offset.
-        time.sleep(2)
-        before = count()
-        panel.play(["down", 0, 360, 1000], ["move", 0, 360, 600, 400], ["up", 0])
-        fr = self.wait("rest", lambda: (lambda f: f if len(f) > 3 and f[-1].get("ui_state") == "idle" and all(
-            abs(float(r["velocity"])) < 0.001 for r in f[-3:]) else None)(since(before)), 40, 1) or since(before)
-        drag = [i for i, r in enumerate(fr) if r.get("ui_state") == "dragging"]
-        lift = fr[drag[-1]] if drag else {}
-        moving = [r for r in fr[drag[-1] + 1:] if r.get("ui_state") in ("momentum", "overscrolled")] if drag else []
+        # QEMU's tablet: once in three runs under TCG on a loaded host its flick lifted
+        # with no momentum, its last 20 pt read with the release (likely the guest's USB
+        # reading stalled past the velocity's 40 ms gap, VelocityTracker.maxGap). One
+        # more flick there, said in the line.
+        again = ""
+        for attempt in range(2 if panel.tablet else 1):
+            time.sleep(2)
+            before = count()
+            panel.play(["down", 0, 360, 1000], ["move", 0, 360, 600, 400], ["up", 0])
+            fr = self.wait("rest", lambda: (lambda f: f if len(f) > 3 and f[-1].get("ui_state") == "idle" and all(
+                abs(float(r["velocity"])) < 0.001 for r in f[-3:]) else None)(since(before)), 40, 1) or since(before)
+            drag = [i for i, r in enumerate(fr) if r.get("ui_state") == "dragging"]
+            lift = fr[drag[-1]] if drag else {}
+            moving = [r for r in fr[drag[-1] + 1:] if r.get("ui_state") in ("momentum", "overscrolled")] if drag else []
+            if len(moving) >= 2:
+                break
+            again = f"a second flick (the first lifted at {lift.get('content_offset', '?')} pt with {len(moving)} frames of momentum); "
         final = fr[-1] if fr else {}
         at = float(final.get("content_offset") or 0)
         moved = at - float(lift.get("content_offset", 0)) if lift else 0.0
@@ -1158,7 +1167,7 @@ class Run:
         ok, text = settle("fling", tall[top:top + size[1]], timeout=10)
         text = f"{text} ({kind} list, {have} rows)"
         c.record(f"{name}.fling", ok and len(moving) >= 2 and abs(moved) > 40 and abs(float(final.get("velocity", 1))) < 0.001,
-                 f"the finger lifted at {lift.get('content_offset', '?')} pt; {len(moving)} frames of momentum moved the list {moved:.0f} pt more; "
+                 f"{again}the finger lifted at {lift.get('content_offset', '?')} pt; {len(moving)} frames of momentum moved the list {moved:.0f} pt more; "
                  f"at rest at {final.get('content_offset', '?')} ({final.get('ui_state', '?')}); the whole list headless at that offset: {text}")
 
         # A tap: the row under the finger selected, on the scanout as headless.
