@@ -81,10 +81,25 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
 
     @Test(arguments: [ScreenRotation.none, .quarter, .half, .threeQuarters], [1.0, 2.0])
     func theBufferShownEqualsTheSceneDrawnWhole(rotation: ScreenRotation, scale: Double) throws {
+        try replay(rotation: rotation, scale: scale)
+    }
+
+    /// An app whose size is no whole number of a turned buffer's bands (`TurnStrip`), in
+    /// either direction.
+    @Test(arguments: [ScreenRotation.quarter, .half, .threeQuarters])
+    func theBufferShownEqualsTheSceneDrawnWholeAtAnOddSize(rotation: ScreenRotation) throws {
+        try replay(rotation: rotation, scale: 1, app: (471, 789))
+    }
+
+    /// Replays `ListRingTests.script` at `app` points (`scale` pixels a point) on a panel
+    /// turned by `rotation` through the presenter, each frame's panel against the scene
+    /// drawn whole unturned and turned here.
+    func replay(rotation: ScreenRotation, scale: Double, app: (width: Int, height: Int) = (480, 800)) throws {
         let chain = MemoryChain(most: 2)
-        let (width, height) = (Int(480 * scale), Int(800 * scale))
+        let (width, height) = (Int(Double(app.width) * scale), Int(Double(app.height) * scale))
         let (panelWidth, panelHeight) = rotation.crosswise ? (height, width) : (width, height)
-        let drawn = try Headless(width: rotation.crosswise ? 800 : 480, height: rotation.crosswise ? 480 : 800, scale: scale) { window in
+        let drawn = try Headless(width: rotation.crosswise ? app.height : app.width, height: rotation.crosswise ? app.width : app.height,
+                                 scale: scale) { window in
             var why = ""
             return SharedMemoryPresenter(chain: chain, capacity: width * height * 4,
                                          currentSize: { (Int32(panelWidth), Int32(panelHeight)) },
@@ -92,7 +107,7 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         }
         drawn.painter.rotation = rotation
         #expect(drawn.display.sizeInPixels == (panelWidth, panelHeight))
-        let reference = try Headless(scale: scale)
+        let reference = try Headless(width: app.width, height: app.height, scale: scale)
         let whole = try #require(SDL_GetWindowSurface(reference.display.window))
         // For each of the panel's pixels, the one drawn whole it shows.
         let referenceStride = Int(whole.pointee.pitch) / 4
@@ -104,7 +119,7 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
             }
         }
         let script = try GestureScript(parsing: ListRingTests.script)
-        var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)
+        var c = OverscrollModel.Configuration(viewportWidth: Double(app.width), viewportHeight: Double(app.height))
         c.refreshTimeout = 10
         var model = OverscrollModel(configuration: c, rows: (0..<100).map { "Row \($0) · a list you touch" })
         var driver = ReplayDriver(script: script, fps: 60)

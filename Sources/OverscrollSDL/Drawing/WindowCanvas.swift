@@ -1,3 +1,4 @@
+import CDRM
 import CSDL
 import OverscrollKit
 #if canImport(Glibc)
@@ -17,6 +18,8 @@ struct WindowCanvas {
     /// How the memory is turned against the canvas (`init(pixels:…:turn:)`); the canvas's
     /// coordinates are the app's.
     private let turn: ScreenRotation
+    /// Where a canvas turned 90° or 270° gathers its rows (`TurnStrip`); nil otherwise.
+    private let strip: TurnStrip?
     let bounds: SDL_Rect
     var clip: SDL_Rect
 
@@ -34,6 +37,7 @@ struct WindowCanvas {
         stride = Int(surface.pointee.pitch / 4)
         format = surface.pointee.format
         turn = .none
+        strip = nil
         bounds = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
         clip = bounds
     }
@@ -44,15 +48,46 @@ struct WindowCanvas {
     /// clockwise, the canvas's row y the memory's column height − 1 − y, and the memory
     /// `height` pixels wide), so a frame drawn at the app's size is written turned, with no
     /// pass of its own. Such a canvas takes only `fill(row:…)` and `copy(row:…)` (what a
-    /// buffer of the shared-memory presenter is written with).
+    /// buffer of the shared-memory presenter is written with), and at 90° and 270° needs
+    /// `strip` (at least `width` wide), where its rows gather until `finish()` writes them
+    /// (`TurnStrip`): the writer calls `finish()` before the memory is shown.
     init(pixels: UnsafeMutablePointer<UInt32>, stride: Int, width: Int32, height: Int32, format: UnsafeMutablePointer<SDL_PixelFormat>,
-         turn: ScreenRotation = .none) {
+         turn: ScreenRotation = .none, strip: TurnStrip? = nil) {
         self.pixels = pixels
         self.stride = stride
         self.format = format
         self.turn = turn
         bounds = SDL_Rect(x: 0, y: 0, w: width, h: height)
         clip = bounds
+        if turn.crosswise {
+            guard let strip else { preconditionFailure("a canvas turned 90° or 270° writes through a strip") }
+            strip.begin(pixels: pixels, stride: stride, width: width, height: height, turn: turn)
+            self.strip = strip
+        } else {
+            self.strip = nil
+        }
+    }
+
+    /// Writes what a canvas turned 90° or 270° still holds in its strip to its memory; to
+    /// be called once it is written, before the memory is shown. Nothing to do otherwise.
+    func finish() { strip?.finish() }
+
+    /// The rows written to memory together with pixel row `row` (inside the canvas): at 90°
+    /// and 270°, the strip's band of `TurnStrip.rows` rows that make one cache line of each
+    /// memory row; otherwise `row` alone. A writer that knows every row's pixels gives those
+    /// rows one range, and the memory gets whole lines.
+    func rowsWrittenWith(_ row: Int32) -> Range<Int32> {
+        let n = Int32(TurnStrip.rows), h = bounds.h
+        switch turn {
+        case .none, .half: return row..<(row + 1)
+        case .quarter:
+            // Memory column h − 1 − row; its band's columns are the rows below.
+            let band = (h - 1 - row) / n
+            return max(0, h - n - band * n)..<(h - band * n)
+        case .threeQuarters:
+            let band = row / n
+            return (band * n)..<min(h, band * n + n)
+        }
     }
 
     /// The surface's pixel for an opaque colour.
@@ -70,13 +105,9 @@ struct WindowCanvas {
         switch turn {
         case .none: Self.fill(pixels + Int(row) * stride + Int(from), count: Int(to - from), with: pixel)
         case .half: Self.fill(pixels + (h - 1 - Int(row)) * stride + w - Int(to), count: Int(to - from), with: pixel)
-        case .quarter:
-            // A column, top down: the canvas's x is the memory's row.
-            let column = pixels + (h - 1 - Int(row))
-            for x in Int(from)..<Int(to) { column[x * stride] = pixel }
-        case .threeQuarters:
-            let column = pixels + Int(row)
-            for x in (w - Int(to))..<(w - Int(from)) { column[x * stride] = pixel }
+        case .quarter, .threeQuarters:
+            // A column of the memory: gathered unturned, written a cache line at a time.
+            Self.fill(strip.unsafelyUnwrapped.gather(row: row, from: from, to: to), count: Int(to - from), with: pixel)
         }
     }
 
@@ -109,14 +140,9 @@ struct WindowCanvas {
         case .none: (pixels + Int(row) * stride + from).update(from: source, count: n)
         case .half:
             // The row mirrored: the canvas's x is the memory's w − 1 − x.
-            let line = pixels + (h - 1 - Int(row)) * stride + (w - 1 - from)
-            for i in 0..<n { line[-i] = source[i] }
-        case .quarter:
-            let column = pixels + (h - 1 - Int(row)) + from * stride
-            for i in 0..<n { column[i * stride] = source[i] }
-        case .threeQuarters:
-            let column = pixels + Int(row) + (w - 1 - from) * stride
-            for i in 0..<n { column[-i * stride] = source[i] }
+            ovs_copy_reversed(pixels + (h - 1 - Int(row)) * stride + (w - 1 - from), source, Int32(n))
+        case .quarter, .threeQuarters:
+            strip.unsafelyUnwrapped.gather(row: row, from: Int32(from), to: end).update(from: source, count: n)
         }
     }
 

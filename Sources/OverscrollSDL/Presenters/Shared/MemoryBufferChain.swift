@@ -24,7 +24,11 @@ final class MemoryBufferChain: BufferChain {
         if shape.columns != self.shape?.columns || shape.rows != self.shape?.rows {
             for buffer in memory { buffer.deallocate() }
             let count = Int(shape.columns) * Int(shape.rows)
-            memory = (0..<self.most).map { _ in .allocate(capacity: count) }
+            // On a page, as a dumb buffer's mapping is (malloc's would start 16 bytes into
+            // one: every cache line of a turned buffer's band cut in two).
+            memory = (0..<self.most).map { _ in
+                UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 4096).bindMemory(to: UInt32.self, capacity: count)
+            }
             handedOut = 0
             next = 0
         }

@@ -82,8 +82,9 @@ struct RingBuffers {
     /// `buffer` its memory (`rows` rows; `fresh`: undefined), `lines` what the ring's rows
     /// show (nil before the ring's first frame, or for a picture drawn without it, as a
     /// rotated one is: then the surface holds every pixel shown) and `surface` the window
-    /// surface (`width` pixels a row). Calls `damage` with what differs from the frame
-    /// shown before (window coordinates). Returns how many pixels it wrote (tests).
+    /// surface (`width` pixels a row). Finishes `buffer` (`WindowCanvas.finish`), then
+    /// calls `damage` with what differs from the frame shown before (window coordinates).
+    /// Returns how many pixels it wrote (tests).
     @discardableResult
     mutating func fill(_ index: Int, fresh: Bool, buffer: WindowCanvas, offset: Int32, first: Int32, written: [Range<Int32>],
                        lines: (any RingLines)?, surface: UnsafePointer<UInt32>, damage: (SDL_Rect) -> Void) -> Int {
@@ -102,14 +103,39 @@ struct RingBuffers {
             // or its rows' colours meet themselves again, not all of it.
             moved = shownFirst == first ? nil : shown.map { listChange(from: $0, to: first, lines: lines) }
             held[index].withUnsafeMutableBufferPointer { held in
-                for row in 0..<rows {
-                    let ringRow = (base + row) % height, line = lines.ringLine(ringRow)
-                    let (from, to) = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
-                    if from < to {
-                        lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
-                        copied += Int(to - from)
+                var row: Int32 = 0
+                while row < rows {
+                    // Rows the buffer's memory takes together (a turned buffer's band: each
+                    // memory row a cache line of them, `TurnStrip`) are given the union of
+                    // their changes, those that did not change written again as they are:
+                    // whole lines. Unturned, a row alone.
+                    let together = buffer.rowsWrittenWith(row)
+                    if together.count == 1 {
+                        let ringRow = (base + row) % height, line = lines.ringLine(ringRow)
+                        let (from, to) = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
+                        if from < to {
+                            lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
+                            copied += Int(to - from)
+                        }
+                        held[Int(row)] = line
+                        row += 1
+                        continue
                     }
-                    held[Int(row)] = line
+                    var from = width, to: Int32 = 0
+                    for row in together {
+                        let line = lines.ringLine((base + row) % height)
+                        let change = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
+                        if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
+                    }
+                    for row in together {
+                        let ringRow = (base + row) % height
+                        if from < to {
+                            lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
+                            copied += Int(to - from)
+                        }
+                        held[Int(row)] = lines.ringLine(ringRow)
+                    }
+                    row = together.upperBound
                 }
             }
             for rect in listBack[index] {
@@ -158,6 +184,9 @@ struct RingBuffers {
             // The list goes back there before the buffer is shown again.
             Self.add(SDL_Rect(x: rect.x, y: rect.y + offset, w: rect.w, h: rect.h), to: &listBack[index])
         }
+        // Every pixel is in the memory before it is damaged (a turned buffer's last rows
+        // are still in its strip).
+        buffer.finish()
         if shownFirst != first, moved == nil {
             damage(SDL_Rect(x: 0, y: 0, w: width, h: height))
         } else {

@@ -69,6 +69,9 @@ final class SharedMemoryPresenter: Presenter {
     private var written: [Range<Int32>] = []
     private weak var lines: (any RingLines)?
     private var ringFrameNow = false
+    /// Where a buffer turned 90° or 270° gathers its rows (`TurnStrip`), as wide as the
+    /// app's frame once it is turned so: made at a size, not per frame.
+    private let strip = TurnStrip()
 
     /// Draws into memory for at most `capacity` bytes of 32-bit pixels and shows them
     /// through `chain`; nil, with `why`, where the memory or SDL's renderer cannot be had.
@@ -189,8 +192,20 @@ final class SharedMemoryPresenter: Presenter {
     /// The ring the painter draws the list into from now on (`ChainListRing`).
     func attach(_ ring: ChainListRing) {
         self.ring = ring
-        ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: chain.most)
+        ringBuffers = makeRingBuffers(ring)
         written.removeAll(keepingCapacity: true)
+    }
+
+    /// What the chain's buffers hold of `ring`. Turned 90° or 270°, the ring's rows are
+    /// the memory's columns: as many as make whole bands of the strip (`TurnStrip`), so
+    /// each band is a cache line of each memory row where the driver's pitch allows.
+    private func makeRingBuffers(_ ring: ChainListRing) -> RingBuffers {
+        var extra: Int32?
+        if rotation.crosswise {
+            let n = Int32(TurnStrip.rows), rows = ring.height + max(1, ring.height / 8)
+            extra = (rows + n - 1) / n * n - ring.height
+        }
+        return RingBuffers(width: ring.width, height: ring.height, buffers: chain.most, extra: extra)
     }
 
     /// A ring frame: the window's top shows ring row `first`; the ring rows of window
@@ -230,13 +245,15 @@ final class SharedMemoryPresenter: Presenter {
         guard let got = acquire(shape, most: Int32(chain.most)) else { return }
         if got.fresh { stale[got.index] = [window] }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
+        strip.reserve(width: rotation.crosswise ? Int(width) : 0)
         let buffer = WindowCanvas(pixels: got.pixels, stride: got.stride, width: width, height: height,
-                                  format: surface.pointee.format, turn: rotation)
+                                  format: surface.pointee.format, turn: rotation, strip: strip)
         for rect in stale[got.index] {
             for row in rect.y..<(rect.y + rect.h) {
                 buffer.copy(row: row, x: rect.x, from: source + Int(row) * Int(width) + Int(rect.x), count: rect.w)
             }
         }
+        buffer.finish()
         stale[got.index].removeAll(keepingCapacity: true)
         for rect in changed { damage(rect, width: width, height: height) }
         if !chain.commit() { lost = true }
@@ -251,7 +268,7 @@ final class SharedMemoryPresenter: Presenter {
             ringFrameNow = false
         }
         if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height {
-            ringBuffers = RingBuffers(width: ring.width, height: ring.height, buffers: chain.most)
+            ringBuffers = makeRingBuffers(ring)
         }
         guard var buffers = ringBuffers else { return }
         ringBuffers = nil       // uniquely referenced while it changes
@@ -262,8 +279,9 @@ final class SharedMemoryPresenter: Presenter {
         let shape = rotation.buffer(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset)
         guard let got = acquire(shape, most: 2) else { return }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
+        strip.reserve(width: rotation.crosswise ? Int(ring.width) : 0)
         let buffer = WindowCanvas(pixels: got.pixels, stride: got.stride, width: ring.width, height: buffers.rows,
-                                  format: surface.pointee.format, turn: rotation)
+                                  format: surface.pointee.format, turn: rotation, strip: strip)
         let (width, height) = (ring.width, ring.height)
         buffers.fill(got.index, fresh: got.fresh, buffer: buffer, offset: offset, first: first, written: written,
                      lines: lines, surface: source) { rect in
