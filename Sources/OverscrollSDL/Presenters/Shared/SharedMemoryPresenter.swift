@@ -19,12 +19,16 @@ import Glibc
 /// replay): the buffer last shown is cold in this core's cache.
 ///
 /// A turned screen (`--rotate`), where the chain can show a buffer from any pixel on
-/// (`BufferChain.showsFromAnyPixel`: DRM), costs what an unturned one does: the frame is
-/// drawn at the app's size in `surface`, ring and all, and written into the buffers turned
-/// as it is copied (`WindowCanvas`'s turn, `ScreenRotation.buffer`): at 90° and 270° the
-/// ring lies along the panel's columns and a scroll moves the column the panel shows from.
-/// Drawn whole and turned by SDL instead (`TurnedTarget`), a frame at 1280x800 took 343 ms
-/// in the VM, against 0.55 ms unturned.
+/// (`BufferChain.showsFromAnyPixel`: DRM): the frame is drawn at the app's size in
+/// `surface`, ring and all, and written into the buffers turned as it is copied
+/// (`WindowCanvas`'s turn, `ScreenRotation.buffer`): at 90° and 270° the ring lies along the
+/// panel's columns and a scroll moves the column the panel shows from. Drawn whole and
+/// turned by SDL instead (`TurnedTarget`), a frame at 1280x800 took 343 ms in the VM,
+/// against 0.55 ms unturned. At 90° and 270° an app's row is a memory column: its rows
+/// gather 16 at a time in `strip` and each memory row gets a whole cache line of them
+/// (`TurnStrip`); written a pixel at a time, 90° cost 4.1x rotate 0 a frame on the mean
+/// (`overscroll-bench rotation`, 1280x800), now 2.0x (2.2x at p50, where a portrait app
+/// on a landscape panel writes more pixels than the landscape one: docs/performance.md).
 ///
 /// It knows no window and no driver: it is given the most pixels it will hold, the chain,
 /// and how to learn the size the screen has now (`currentSize`), which it follows.
