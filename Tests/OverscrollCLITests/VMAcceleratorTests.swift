@@ -23,14 +23,14 @@ import Testing
 
     struct Choice { var accel: String; var said: String; var calls: String }
 
-    func choose(_ mode: String, device: String? = nil) throws -> Choice {
+    func choose(_ mode: String, device: String? = nil, arch: String = "amd64") throws -> Choice {
         let dir = (CLI.temporaryPath("bin") as NSString).deletingLastPathComponent
         let qemu = dir + "/qemu-system-x86_64"
         try Self.fakeQEMU.write(toFile: qemu, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: qemu)
         let kvm = dir + "/kvm"
         FileManager.default.createFile(atPath: kvm, contents: Data())
-        let script = "me=vm-test; . script/vm/image.sh; image=\(dir)/kiosk.img; vm_accel; echo \"ACCEL=$accel\""
+        let script = "me=vm-test; vm_arch=\(arch); . script/vm/image.sh; image=\(dir)/kiosk.img; vm_accel; echo \"ACCEL=$accel\""
         let result = try CLI.run(["bash", "-c", script], environment: [
             "PATH": dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "FAKE_KVM": mode, "VM_KVM_DEVICE": device ?? kvm, "VM_KVM_PROBE_SECONDS": "2",
@@ -74,45 +74,76 @@ import Testing
         #expect(choice.calls.isEmpty)
     }
 
-    /// drive.py, on a QEMU that makes its sockets and whose guest prints nothing: it says
-    /// so after --console-timeout, long before the boot timeout.
-    @Test func aSilentGuestIsNamedByTheDriver() throws {
+    /// An arm64 guest on this amd64 machine: software emulation, said, without a KVM probe
+    /// (a KVM that works here runs only amd64 guests).
+    @Test func anArm64GuestIsEmulatedWithoutAProbe() throws {
+        let choice = try choose("boots", arch: "arm64")
+        #expect(choice.accel == "-accel tcg -cpu max,pauth-impdef=on")
+        #expect(choice.said.contains("an arm64 guest on this"), "\(choice.said)")
+        #expect(choice.calls.isEmpty, "\(choice.calls)")
+    }
+
+    /// A QEMU that makes the monitor and command sockets drive.py connects to, answers the
+    /// monitor's prompt, writes an empty console, and never boots anything; its arguments
+    /// go to `calls` beside it.
+    static let silentQEMU = """
+        #!/usr/bin/env python3
+        import socket, sys, time, os
+        args = sys.argv[1:]
+        open(os.path.join(os.path.dirname(sys.argv[0]), "calls"), "a").write(os.path.basename(sys.argv[0]) + " " + " ".join(args) + "\\n")
+        def after(flag):
+            return [args[i + 1] for i, a in enumerate(args) if a == flag]
+        open(after("-serial")[0][len("file:"):], "w").close()
+        mon = after("-monitor")[0][len("unix:"):].split(",")[0]
+        ctl = [p for p in after("-chardev")[0].split(",") if p.startswith("path=")][0][5:]
+        socks = []
+        for path in (mon, ctl):
+            s = socket.socket(socket.AF_UNIX); s.bind(path); s.listen(1); socks.append(s)
+        m, _ = socks[0].accept(); m.sendall(b"QEMU monitor\\n(qemu) ")
+        c, _ = socks[1].accept()
+        m.settimeout(0.5)
+        end = time.monotonic() + 120
+        while time.monotonic() < end:
+            try:
+                if b"quit" in m.recv(100): break
+            except socket.timeout:
+                pass
+        """
+
+    /// drive.py on silentQEMU (named as `qemu`) with `args`: its result, and QEMU's arguments.
+    func driveSilent(_ qemu: String, _ args: [String]) throws -> (result: CLIResult, calls: String) {
         let dir = (CLI.temporaryPath("drive") as NSString).deletingLastPathComponent
-        let qemu = dir + "/qemu-system-x86_64"
-        try """
-            #!/usr/bin/env python3
-            # Makes the monitor and command sockets drive.py connects to, answers the monitor's
-            # prompt, writes an empty console, and never boots anything.
-            import socket, sys, time, os
-            args = sys.argv[1:]
-            def after(flag):
-                return [args[i + 1] for i, a in enumerate(args) if a == flag]
-            open(after("-serial")[0][len("file:"):], "w").close()
-            mon = after("-monitor")[0][len("unix:"):].split(",")[0]
-            ctl = [p for p in after("-chardev")[0].split(",") if p.startswith("path=")][0][5:]
-            socks = []
-            for path in (mon, ctl):
-                s = socket.socket(socket.AF_UNIX); s.bind(path); s.listen(1); socks.append(s)
-            m, _ = socks[0].accept(); m.sendall(b"QEMU monitor\\n(qemu) ")
-            c, _ = socks[1].accept()
-            m.settimeout(0.5)
-            end = time.monotonic() + 120
-            while time.monotonic() < end:
-                try:
-                    if b"quit" in m.recv(100): break
-                except socket.timeout:
-                    pass
-            """.write(toFile: qemu, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: qemu)
+        try Self.silentQEMU.write(toFile: dir + "/" + qemu, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir + "/" + qemu)
         // (`through` takes the first argument as the program's own name.)
         let result = try CLI.run(["env", "python3", "script/vm/drive.py", "--work", dir, "--kernel", "k", "--initrd", "i",
-                                  "--disk", "d", "--out", dir, "--accel", "-accel kvm -cpu host",
-                                  "--console-timeout", "3", "--boot-timeout", "300"],
+                                  "--disk", "d", "--out", dir, "--console-timeout", "3", "--boot-timeout", "300"] + args,
                                  environment: ["PATH": dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
                                  through: "/usr/bin/env")
+        return (result, (try? String(contentsOfFile: dir + "/calls", encoding: .utf8)) ?? "")
+    }
+
+    /// drive.py, on a QEMU whose guest prints nothing: it says so after --console-timeout,
+    /// long before the boot timeout.
+    @Test func aSilentGuestIsNamedByTheDriver() throws {
+        let (result, calls) = try driveSilent("qemu-system-x86_64", ["--accel", "-accel kvm -cpu host"])
+        #expect(calls.hasPrefix("qemu-system-x86_64 -machine q35 "), "\(calls)")
+        #expect(calls.contains("isa-serial,chardev=ctl") && calls.contains("console=ttyS0 ") && !calls.contains("vmtest.ctl"), "\(calls)")
         #expect(result.status != 0)
         #expect(result.stderr.contains("the guest printed nothing on its console within 3 s"), "\(result.stderr)")
         #expect(result.stderr.contains("-accel kvm -cpu host"), "\(result.stderr)")
         #expect(!result.stderr.contains("did not answer"), "\(result.stderr)")
+    }
+
+    /// --arch arm64: QEMU's virt board, which has no ISA bus: the console on its PL011
+    /// (ttyAMA0), the agent's channel a virtio-serial port that the kernel line names.
+    @Test func theArm64MachineIsTheVirtBoard() throws {
+        let (result, calls) = try driveSilent("qemu-system-aarch64", ["--arch", "arm64", "--accel", "-accel tcg -cpu max"])
+        #expect(result.status != 0)
+        #expect(calls.hasPrefix("qemu-system-aarch64 -machine virt "), "\(calls)")
+        #expect(calls.contains("virtserialport,chardev=ctl,name=vmtest.ctl") && !calls.contains("isa-serial"), "\(calls)")
+        #expect(calls.contains("console=ttyAMA0 ") && calls.contains("vmtest.ctl=/dev/virtio-ports/vmtest.ctl"), "\(calls)")
+        #expect(calls.contains("virtio-gpu-pci,xres=720,yres=1280"), "\(calls)")
+        #expect(result.stderr.contains("the guest printed nothing on its console within 3 s"), "\(result.stderr)")
     }
 }

@@ -15,9 +15,12 @@ puts it there; one image serves every boot):
                                   resistive and older USB panels are
   vmtest.kiosk=KEY:VALUE,...      the boot's kiosk.toml drop-in (55-vm-boot.toml), written
                                   before the kiosk starts: e.g. rotate:90
+  vmtest.ctl=PATH                 the command channel's device (default /dev/ttyS1): on the
+                                  arm64 machine (no ISA serial) a virtio-serial port,
+                                  /dev/virtio-ports/vmtest.ctl
 The host sends touch in the panel's own units (it scales and turns the app's points).
 
-Protocol on /dev/ttyS1 (no login, no network): the host writes one line per request,
+Protocol on /dev/ttyS1 or vmtest.ctl's device (no login, no network): the host writes one line per request,
 `REQ <id> <base64 JSON>`, and gets `RES <id> <base64 JSON>` back. At start the agent
 writes `HELLO <boot id>` so the host knows a (re)boot has finished. Requests:
   {"sh": "command", "timeout": 30}    -> {"rc": N, "out": "...", "err": "..."}
@@ -197,11 +200,18 @@ def main():
     touch = Touch(make_touchscreen(single, max_x, max_y), single)
     # Let udev see the device before anything that wants it starts.
     subprocess.run(["udevadm", "settle", "-t", "10"], check=False)
-    port = os.open("/dev/ttyS1", os.O_RDWR | os.O_NOCTTY)
-    tty.setraw(port)
-    attrs = termios.tcgetattr(port)
-    attrs[4] = attrs[5] = termios.B115200
-    termios.tcsetattr(port, termios.TCSANOW, attrs)
+    path = params.get("vmtest.ctl", "/dev/ttyS1")
+    # A virtio-serial port's name link comes from udev, when its module has loaded.
+    for _ in range(600):
+        if os.path.exists(path):
+            break
+        time.sleep(0.1)
+    port = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    if os.isatty(port):     # a serial line; a virtio-serial port is no terminal
+        tty.setraw(port)
+        attrs = termios.tcgetattr(port)
+        attrs[4] = attrs[5] = termios.B115200
+        termios.tcsetattr(port, termios.TCSANOW, attrs)
     notify_ready()
     reader = os.fdopen(port, "rb", buffering=0)
     boot_id = open("/proc/sys/kernel/random/boot_id").read().strip()

@@ -124,7 +124,9 @@ def kernel_line(spec):
     # loglevel=5 rather than quiet: the kernel's banner ("Linux version", a notice) and
     # its warnings reach the console, so a kernel that never started shows as an
     # empty console (hello), not as an agent that does not answer.
-    words = ["root=/dev/vda rw console=ttyS0 consoleblank=0 loglevel=5 systemd.show_status=0"]
+    words = [f"root=/dev/vda rw console={ARCH['console']} consoleblank=0 loglevel=5 systemd.show_status=0"]
+    if ARCH["ctl_dev"]:
+        words.append(f"vmtest.ctl={ARCH['ctl_dev']}")
     if spec.get("append"):
         words.append(spec["append"])
     if spec.get("touch") and spec["touch"] != "tablet":
@@ -199,6 +201,24 @@ class Panel:
         if button is not None:
             events.append({"type": "btn", "data": {"down": button, "button": "left"}})
         self.vm.qmp("input-send-event", events=events)
+
+
+# The machine, by --arch. amd64: a q35 PC, the console on its first 16550 (ttyS0), the
+# agent's channel on a second, ISA one (ttyS1). arm64: QEMU's `virt` board, which has no
+# ISA bus: the console on its PL011 (ttyAMA0), the channel a virtio-serial port (the agent
+# opens the device the kernel line's vmtest.ctl names).
+ARCHES = {
+    "amd64": {"qemu": ["qemu-system-x86_64", "-machine", "q35"], "console": "ttyS0",
+              "ctl": ["-device", "isa-serial,chardev=ctl"], "ctl_dev": None},
+    "arm64": {"qemu": ["qemu-system-aarch64", "-machine", "virt"], "console": "ttyAMA0",
+              "ctl": ["-device", "virtio-serial-pci", "-device", "virtserialport,chardev=ctl,name=vmtest.ctl"],
+              "ctl_dev": "/dev/virtio-ports/vmtest.ctl"},
+}
+ARCH = ARCHES["amd64"]
+# The arm64 machine's one boot (Run.arm64): the KMSDRM unit on virtio-gpu at 720x1280
+# with the multitouch panel, the reload's rows, checked as a boot of the matrix.
+ARM64_BOOT = {"qemu": ["-device", f"virtio-gpu-pci,xres={W},yres={H}"], "screen": (W, H),
+              "touch": f"multi:{W - 1}:{H - 1}", "kiosk": {"content": ROWS}}
 
 
 # ---------------------------------------------------------------- pictures
@@ -294,7 +314,7 @@ class VM:
         self.screen = self.spec.get("screen", (W, H))
         display = self.spec.get("qemu") or ["-device", f"virtio-gpu-pci,xres={W},yres={H}", "-device", "qemu-xhci"]
         append = kernel_line(self.spec)
-        cmd = ["qemu-system-x86_64", "-machine", "q35", "-m", "2048", "-smp", "2",
+        cmd = [*ARCH["qemu"], "-m", "2048", "-smp", "2",
                *a.accel.split(), "-kernel", a.kernel, "-initrd", a.initrd,
                "-append", append,
                "-drive", f"file={a.disk},if=virtio,format=qcow2",
@@ -305,7 +325,7 @@ class VM:
                "-rtc", f"base={a.rtc},clock=host", "-pidfile", f"{self.work}/qemu.pid",
                "-serial", f"file:{self.work}/console.log",
                "-chardev", f"socket,id=ctl,path={self.work}/ctl.sock,server=on,wait=off",
-               "-device", "isa-serial,chardev=ctl",
+               *ARCH["ctl"],
                "-monitor", f"unix:{self.work}/mon.sock,server,nowait",
                # A reboot ends this QEMU and reboot() starts a fresh one on the same disk:
                # under TCG on a loaded host, a reset after the KMSDRM kiosk's llvmpipe runs
@@ -794,10 +814,11 @@ class Run:
                            "&& echo ${p#/proc/}; done").split()
         return hits[0] if hits else None
 
-    def maps(self, unit, started):
+    def maps(self, unit, started, u=None):
         """The libraries the running app maps (/proc/PID/maps): on a DRM device without a
-        GPU driver no GL stack (issue 40); and the path its start line names."""
-        vm, c, u = self.vm, self.c, unit.replace("overscroll-", "")
+        GPU driver no GL stack (issue 40); and the path its start line names. `u`: the
+        checks' prefix (the unit's short name)."""
+        vm, c, u = self.vm, self.c, u or unit.replace("overscroll-", "")
         pid = self.app_pid()
         libs = self.mapped(pid) if pid else []
         gl, graphics = gl_stack(libs)
@@ -1045,6 +1066,26 @@ class Run:
             self.to_kiosk()
         for name in rest:
             self.matrix(name)
+        return self.summary()
+
+    # ---- --arch arm64: the arm64 package on QEMU's virt board (ARM64_BOOT)
+    def arm64(self):
+        """One boot: the KMSDRM unit as systemd starts it, the matrix's checks (the list at
+        rest, a pull that refreshes, a fling, a tap on the row under the finger, each on the
+        scanout against the headless frame; its CPU over the gestures and at rest), then
+        what it maps."""
+        vm, unit = self.vm, "overscroll-kiosk"
+        self.seen = ""
+        vm.start(ARM64_BOOT)
+        vm.hello(self.args.boot_timeout)
+        self.phase("boot (to the agent)")
+        self.matrix_checks("arm64", ARM64_BOOT, unit)
+        started = [l for l in self.journal(unit).splitlines() if "started: video" in l]
+        self.maps(unit, started[-1] if started else "", "arm64")
+        self.cpu.setdefault("arm64", {})["machine"] = vm.out("uname -srm; grep -m1 -E '^(CPU implementer|model name)' /proc/cpuinfo")
+        with open(os.path.join(self.out, "journal-arm64.txt"), "w") as f:
+            f.write(vm.out("journalctl -b -o short-monotonic --no-pager", 60))
+        self.phase("arm64: checks and CPU")
         return self.summary()
 
     # ---- the matrix: the kiosk on other displays and panels (MATRIX)
@@ -1406,6 +1447,7 @@ def main():
     p.add_argument("--bench", action="store_true", help="only what the app maps and the CPU over the gestures (script/bench-kiosk)")
     p.add_argument("--qt", action="store_true", help="with --bench: Qt Quick on linuxfb (the image's qt variant)")
     p.add_argument("--me", default="vm-test")
+    p.add_argument("--arch", default="amd64", choices=sorted(ARCHES), help="the machine (ARCHES); arm64: its one boot (Run.arm64)")
     p.add_argument("--matrix", default=" ".join(MATRIX), help="the matrix's boots to run (MATRIX's names, space-separated)")
     p.add_argument("--matrix-only", action="store_true", help="only the matrix (the first boot's checks and the cage boot left out)")
     p.add_argument("--bench-bin", help="overscroll-bench, for headless frames drawn during the run")
@@ -1415,11 +1457,11 @@ def main():
     if unknown:
         p.error(f"--matrix: no boot named {' '.join(unknown)} (the boots: {' '.join(MATRIX)})")
     args.matrix = " ".join(sorted(args.matrix.split(), key=lambda n: not MATRIX[n].get("same_boot")))
-    global ME
-    ME = args.me
+    global ME, ARCH
+    ME, ARCH = args.me, ARCHES[args.arch]
     run = Run(args)
     try:
-        return run.bench() if args.bench else run.main()
+        return run.bench() if args.bench else run.arm64() if args.arch == "arm64" else run.main()
     finally:
         run.vm.stop()
 

@@ -1,15 +1,17 @@
 # The virtual machine's image, shared by script/vm-test and script/bench-kiosk (sourced,
 # not run): the prerequisites, the cached base tree, the image with the package installed,
 # the accelerator. The caller sets `me` (its name, for messages) before sourcing it, and
-# `cd`s to the checkout's root.
+# `cd`s to the checkout's root; `vm_arch=arm64` before sourcing it makes the arm64 machine
+# (script/vm-test --arch arm64): Debian 13 arm64, booted by qemu-system-aarch64.
 #
 # Cache ($VM_TEST_CACHE, default /var/cache/overscroll-vm): the debootstrapped tree with
 # the test's own packages (base-KEY.tar, keyed by the mirror and the package list), the
 # .debs apt fetched, and one image per variant with the package installed
 # (image-VARIANT-KEY.img, keyed by the base, the .deb, the agent and its units, the
 # variant's packages and files, and vm_image's own code): an image is rebuilt only
-# when one of those changes.
+# when one of those changes. arm64's are apart, in $VM_TEST_CACHE/arm64.
 
+vm_arch=${vm_arch:-amd64}
 say() { echo "$me: $*"; }
 skip() { say "SKIPPED: $*"; exit 77; }
 fail() { say "FAIL: $*" >&2; exit 1; }
@@ -21,29 +23,44 @@ phase() { local now; now=$(date +%s); say "time: $1 $((now - t_phase)) s (total 
 # `work`, `root`).
 vm_require() {
   [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot, the image's file owners)"
-  local tool probe
-  for tool in qemu-system-x86_64 qemu-img debootstrap mkfs.ext4 python3; do
-    command -v "$tool" >/dev/null || skip "$tool is not installed (script/bootstrap --test installs qemu-system-x86 qemu-utils debootstrap)"
+  local tool probe qemu=qemu-system-x86_64 suite=bookworm bootstrap=--test
+  [ "$vm_arch" = amd64 ] || { qemu=qemu-system-aarch64; suite=trixie; bootstrap=--arm64; }
+  for tool in $qemu qemu-img debootstrap mkfs.ext4 python3; do
+    command -v "$tool" >/dev/null || skip "$tool is not installed (script/bootstrap $bootstrap installs it)"
   done
-  python3 -c 'import numpy' 2>/dev/null || skip "python3-numpy is not installed (script/bootstrap --test installs it)"
-  mirror=$(script/debian-mirror bookworm); mirror=${mirror%/}
+  python3 -c 'import numpy' 2>/dev/null || skip "python3-numpy is not installed (script/bootstrap $bootstrap installs it)"
+  [ "$vm_arch" = amd64 ] || vm_binfmt
+  mirror=$(script/debian-mirror bookworm $suite); mirror=${mirror%/}
   [ -n "$mirror" ] || skip "no bookworm 'deb' source in this machine's apt sources to take a mirror from"
   probe=$(mktemp)
-  if ! timeout 30 /usr/lib/apt/apt-helper download-file "$mirror/dists/bookworm/Release" "$probe" >/dev/null 2>&1; then
+  if ! timeout 30 /usr/lib/apt/apt-helper download-file "$mirror/dists/$suite/Release" "$probe" >/dev/null 2>&1; then
     rm -f "$probe"; skip "cannot reach Debian's mirror $mirror (no network?)"
   fi
   rm -f "$probe"
   cache=${VM_TEST_CACHE:-/var/cache/overscroll-vm}
+  [ "$vm_arch" = amd64 ] || cache="$cache/arm64"
   mkdir -p "$cache/archives/partial"
   work=$(mktemp -d "${TMPDIR:-/tmp}/overscroll-vm.XXXXXX")
   root="$work/root"
   trap vm_cleanup EXIT
 }
 
+# vm_binfmt: arm64 programs in the image's tree (apt's, dpkg's scripts) run on this amd64
+# machine through binfmt_misc and qemu-aarch64, as in script/test-arm64.
+vm_binfmt() {
+  command -v update-binfmts >/dev/null && [ -e /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] ||
+    skip "qemu-user-static and binfmt-support are not installed (script/bootstrap --arm64 installs them)"
+  [ -e /proc/sys/fs/binfmt_misc/status ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
+    skip "cannot mount binfmt_misc"
+  [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 ||
+    skip "cannot register qemu-aarch64 with binfmt_misc"
+  grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64 || skip "qemu-aarch64 is registered but disabled"
+}
+
 vm_cleanup() {
   if [ -s "$work/qemu.pid" ]; then kill "$(cat "$work/qemu.pid")" 2>/dev/null || true; fi
   local m
-  for m in "$root/var/cache/apt/archives" "$root/proc"; do
+  for m in "$root/var/cache/apt/archives" "$root/dev/pts" "$root/proc"; do
     if mountpoint -q "$m" 2>/dev/null; then umount -l "$m" || true; fi
   done
   rm -rf --one-file-system "$work"
@@ -54,6 +71,8 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
 # dpkg without an fsync per file: the tree is thrown away if anything fails.
 unsafe_io() { echo 'force-unsafe-io' > "$root/etc/dpkg/dpkg.cfg.d/vm-test-unsafe-io"; }
 with_archives() { mount --bind "$cache/archives" "$root/var/cache/apt/archives"; }
+# Trixie's apt logs through a pseudo-terminal (without one: "E: Can not write log").
+with_pts() { mkdir -p "$root/dev/pts"; mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"; }
 
 # ---- vm_base: Debian 12 minbase plus what the test needs, not what the app needs (sets
 # `base_key`, `base`). linux-image-amd64 (its own kernel, booted with -kernel/-initrd),
@@ -61,6 +80,7 @@ with_archives() { mount --bind "$cache/archives" "$root/var/cache/apt/archives";
 # python3-evdev for the agent's touchscreen, Debian's node_exporter for README step 8,
 # and cage for the cage unit, which the README has the operator install (`apt install cage`).
 vm_base() {
+  [ "$vm_arch" = amd64 ] || { vm_base_arm64 "$@"; return; }
   local base_packages="linux-image-amd64 systemd-sysv udev dbus kmod libpam-systemd python3 python3-evdev prometheus-node-exporter cage"
   base_key=$(echo "bookworm $mirror $base_packages v2" | sha256sum | cut -c1-16)
   base="$cache/base-$base_key.tar"
@@ -89,6 +109,58 @@ vm_base() {
   phase "base tree (debootstrap and the test's packages)"
 }
 
+# ---- vm_base_arm64 DEB: Debian 13 arm64 from script/test-arm64's debootstrapped tree (the
+# same tar: an emulated debootstrap saved) or a debootstrap of our own; then, as amd64's,
+# the kernel (linux-image-arm64), systemd, udev, dbus, logind, python3-evdev for the agent,
+# and here also the package's Depends and Recommends (keyed by them, as script/test-arm64
+# keys its tree): every program in the tree runs under qemu-aarch64 (binfmt_misc), and
+# apt installing Mesa and its kin takes tens of minutes; cached, a new .deb's image is
+# apt installing the one file. No cage or node_exporter: the arm64 boot checks the KMSDRM
+# unit only (script/vm/drive.py, ARM64_BOOT).
+vm_base_arm64() {
+  local deb=$1 from
+  local base_packages="linux-image-arm64 systemd-sysv udev dbus kmod libpam-systemd python3 python3-evdev"
+  # Its Depends and Recommends, version constraints and other alternatives dropped.
+  base_packages="$base_packages $(for f in Depends Recommends; do dpkg-deb -f "$deb" "$f"; echo ,; done |
+    sed 's/([^)]*)//g; s/|[^,]*//g; s/,/ /g' | xargs)"
+  from=${OVERSCROLL_ARM64_CACHE:-/var/cache/overscroll-arm64}/test-base-trixie-arm64.tar
+  base_key=$(echo "trixie arm64 $mirror $base_packages v1" | sha256sum | cut -c1-16)
+  base="$cache/base-$base_key.tar"
+  [ ! -f "$base" ] || return 0
+  mkdir -p "$root"
+  if [ -f "$from" ]; then
+    say "arm64 Debian 13 from script/test-arm64's debootstrapped tree $from (cached with the packages in $base)"
+    tar -C "$root" -xf "$from"
+  else
+    say "debootstrap --arch=arm64 --variant=minbase trixie from $mirror, second stage under qemu (cached in $base)"
+    debootstrap --arch=arm64 --variant=minbase --cache-dir="$cache/archives" trixie "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
+      { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap failed (log above)"; }
+  fi
+  phase "arm64 tree"
+  unsafe_io
+  mount -t proc proc "$root/proc"
+  with_pts
+  with_archives
+  # The initramfs with the machine's few modules (disk, file system) from its first making:
+  # a whole one ("most") takes minutes to pack under emulation.
+  mkdir -p "$root/etc/initramfs-tools/conf.d"
+  echo MODULES=list > "$root/etc/initramfs-tools/conf.d/vm-test"
+  in_root apt-get update -q > "$work/apt.log" 2>&1 || { tail "$work/apt.log" >&2; fail "apt-get update in the chroot"; }
+  # shellcheck disable=SC2086
+  in_root apt-get install -y -q --no-install-recommends $base_packages >> "$work/apt.log" 2>&1 ||
+    { tail -20 "$work/apt.log" >&2; fail "apt-get install of the base packages"; }
+  printf 'virtio_pci\nvirtio_blk\next4\ncrc32c_generic\n' >> "$root/etc/initramfs-tools/modules"
+  in_root update-initramfs -u >> "$work/apt.log" 2>&1 || { tail -20 "$work/apt.log" >&2; fail "update-initramfs"; }
+  umount "$root/var/cache/apt/archives" "$root/dev/pts" "$root/proc"
+  rm -f "$root/etc/dpkg/dpkg.cfg.d/vm-test-unsafe-io"
+  tar -C "$root" -cf "$base.tmp" . && mv "$base.tmp" "$base"
+  rm -f "$cache"/base-*.tar.tmp
+  local old
+  for old in "$cache"/base-*.tar; do [ "$old" = "$base" ] || rm -f "$old"; done
+  rm -rf --one-file-system "$root"
+  phase "base tree (arm64: the kernel, systemd, the agent's and the package's packages, under emulation)"
+}
+
 # ---- vm_image DEB VARIANT [PACKAGES QML_DIR]: the base with the package installed, the
 # agent, the test's settings (sets `image`; its kernel and initrd beside it as
 # IMAGE.vmlinuz and IMAGE.initrd). VARIANT names the image in the cache (one kept per
@@ -107,6 +179,7 @@ vm_image() {
   unsafe_io
   mount -t proc proc "$root/proc"
   with_archives
+  [ "$vm_arch" = amd64 ] || with_pts
   cp "$deb" "$root/tmp/"
   # As an operator: apt-get install ./overscroll_*.deb, Recommends included.
   in_root apt-get install -y -q "./tmp/$(basename "$deb")" > "$work/apt.log" 2>&1 ||
@@ -120,6 +193,7 @@ vm_image() {
   fi
   in_root apt-get clean
   rm -f "$root/tmp/$(basename "$deb")" "$root/etc/dpkg/dpkg.cfg.d/vm-test-unsafe-io"
+  [ "$vm_arch" = amd64 ] || umount "$root/dev/pts"
   umount "$root/var/cache/apt/archives" "$root/proc"
   # The agent (command channel and touchscreen), started before either kiosk unit.
   install -D -m 0755 script/vm/agent.py "$root/usr/local/lib/vm-test/agent.py"
@@ -128,9 +202,11 @@ vm_image() {
   if [ -n "$qml" ]; then install -D -m 0644 -t "$root/usr/local/lib/vm-test/qml" "$qml"/*.qml script/vm/*.qml; fi
   in_root systemctl enable vm-agent.service vm-clock.service >/dev/null 2>&1
   # The emulated CPU's AVX2 gather, checked at boot (cpu-gather): the kiosk's llvmpipe
-  # gathers, and QEMU 7.2's emulation got them wrong (script/vm/gather-check.c).
-  clang -O1 -mavx2 -ffreestanding -nostdlib -static -fno-stack-protector -fno-pie \
-      -o "$root/usr/local/lib/vm-test/gather-check" script/vm/gather-check.c || fail "cannot build script/vm/gather-check.c"
+  # gathers, and QEMU 7.2's emulation got them wrong (script/vm/gather-check.c). x86 only.
+  if [ "$vm_arch" = amd64 ]; then
+    clang -O1 -mavx2 -ffreestanding -nostdlib -static -fno-stack-protector -fno-pie \
+        -o "$root/usr/local/lib/vm-test/gather-check" script/vm/gather-check.c || fail "cannot build script/vm/gather-check.c"
+  fi
   echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" > "$root/etc/fstab"
   echo kiosk > "$root/etc/hostname"
   # The test's settings: a report per run (frames.csv is the ground truth of what each
@@ -180,6 +256,13 @@ vm_image() {
 # if it comes back). `vm_accel CPU` asks TCG for another CPU model (script/bench-kiosk's
 # Qt needs AVX2 whole).
 vm_accel() {
+  if [ "$vm_arch" = arm64 ]; then
+    # No KVM for another architecture. pauth-impdef: the max CPU's pointer authentication
+    # by QEMU's own cheap hash, not the architected QARMA (emulated, it costs every call).
+    accel="-accel tcg -cpu max,pauth-impdef=on"
+    say "accelerator: ${accel#-accel } (an arm64 guest on this $(uname -m) machine: software emulation)"
+    return
+  fi
   local tcg="-accel tcg -cpu ${1:-max,avx2=off}" kvm="-accel kvm -cpu host" device=${VM_KVM_DEVICE:-/dev/kvm}
   case "${VM_TEST_ACCEL:-}" in
     tcg) accel=$tcg; say "accelerator: ${accel#-accel } (VM_TEST_ACCEL=tcg)"; return ;;
@@ -238,7 +321,7 @@ vm_drive() {
   local xfail=${VM_TEST_XFAIL:-$(cat script/vm/xfail.json)}
   status=0
   # shellcheck disable=SC2086
-  python3 script/vm/drive.py --me "$me" --work "$work" --kernel "$image.vmlinuz" --initrd "$image.initrd" \
+  python3 script/vm/drive.py --me "$me" --arch "$vm_arch" --work "$work" --kernel "$image.vmlinuz" --initrd "$image.initrd" \
     --disk "$work/run.qcow2" --accel "$accel" --xfail "$xfail" ${VM_TEST_STRICT:+--strict} "$@" || status=$?
   cp "$work"/console*.log "$out/" 2>/dev/null || true
 }
