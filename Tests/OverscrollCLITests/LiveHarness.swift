@@ -63,7 +63,9 @@ final class XServer {
     }
 
     /// Waits for a window titled `name` and returns its id.
-    func window(named name: String, timeout: Double = 30) throws -> String? {
+    // 90 s, not 30: a bound on a failure only. Under ThreadSanitizer, with a dozen such
+    // apps starting at once on 2 loaded cores, a window once took over 30 s to map.
+    func window(named name: String, timeout: Double = 90) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let ids = try tool("xdotool", ["search", "--name", "^\(name)$"]).split(separator: "\n")
