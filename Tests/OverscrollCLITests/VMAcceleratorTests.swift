@@ -8,20 +8,22 @@ import Testing
 @Suite struct VMAcceleratorTests {
     /// A stand-in `qemu-system-x86_64` on PATH: `hang` prints nothing and never ends (the
     /// guest kernel stuck at long mode), `boots` writes the kernel's banner to the serial
-    /// file, `aborts` dies as QEMU does on a host whose KVM refuses an MSR.
+    /// file, `aborts` dies as QEMU does on a host whose KVM refuses an MSR. Its sleep's
+    /// argument is each call's own (`FAKE_SLEEP`): the tests run side by side, and one must
+    /// not see another's QEMU as its own left behind.
     static let fakeQEMU = """
         #!/bin/bash
         serial=""; prev=""
         for a in "$@"; do [ "$prev" = "-serial" ] && serial=${a#file:}; prev=$a; done
         echo "$*" >> "$(dirname "$0")/calls"
         case "$FAKE_KVM" in
-          hang) exec sleep 3600.9 ;;
-          boots) echo "Linux version 6.1.0-fake (the banner)" > "$serial"; exec sleep 3600.9 ;;
+          hang) exec sleep "$FAKE_SLEEP" ;;
+          boots) echo "Linux version 6.1.0-fake (the banner)" > "$serial"; exec sleep "$FAKE_SLEEP" ;;
           aborts) echo "qemu-system-x86_64: kvm_buf_set_msrs: Assertion failed." >&2; kill -ABRT $$ ;;
         esac
         """
 
-    struct Choice { var accel: String; var said: String; var calls: String }
+    struct Choice { var accel: String; var said: String; var calls: String; var sleep: String }
 
     func choose(_ mode: String, device: String? = nil, arch: String = "amd64") throws -> Choice {
         let dir = (CLI.temporaryPath("bin") as NSString).deletingLastPathComponent
@@ -30,15 +32,17 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: qemu)
         let kvm = dir + "/kvm"
         FileManager.default.createFile(atPath: kvm, contents: Data())
+        // A duration no other test's QEMU sleeps: 3600.<six digits>.
+        let sleep = String(format: "3600.%06d", Int.random(in: 0..<1_000_000))
         let script = "me=vm-test; vm_arch=\(arch); . script/vm/image.sh; image=\(dir)/kiosk.img; vm_accel; echo \"ACCEL=$accel\""
         let result = try CLI.run(["bash", "-c", script], environment: [
             "PATH": dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-            "FAKE_KVM": mode, "VM_KVM_DEVICE": device ?? kvm, "VM_KVM_PROBE_SECONDS": "2",
+            "FAKE_KVM": mode, "FAKE_SLEEP": sleep, "VM_KVM_DEVICE": device ?? kvm, "VM_KVM_PROBE_SECONDS": "2",
         ], through: "/bin/bash")
         #expect(result.status == 0, "\(result.stderr)")
         let accel = result.stdout.split(separator: "\n").first { $0.hasPrefix("ACCEL=") }.map { String($0.dropFirst(6)) } ?? ""
         let calls = (try? String(contentsOfFile: dir + "/calls", encoding: .utf8)) ?? ""
-        return Choice(accel: accel, said: result.stdout, calls: calls)
+        return Choice(accel: accel, said: result.stdout, calls: calls, sleep: sleep)
     }
 
     @Test func aKVMThatHangsTheGuestGivesTCGAndSaysWhy() throws {
@@ -50,14 +54,14 @@ import Testing
         #expect(choice.calls.contains("-accel kvm") && choice.calls.contains("kiosk.img.vmlinuz")
                 && choice.calls.contains("console=ttyS0"), "\(choice.calls)")
         // …and nothing of it outlives the choice.
-        #expect(processes(withArgument: "3600.9").isEmpty)
+        #expect(processes(withArgument: choice.sleep).isEmpty)
     }
 
     @Test func aKVMWhoseGuestPrintsIsChosen() throws {
         let choice = try choose("boots")
         #expect(choice.accel == "-accel kvm -cpu host")
         #expect(choice.said.contains("the guest kernel printed its first line"), "\(choice.said)")
-        #expect(processes(withArgument: "3600.9").isEmpty)
+        #expect(processes(withArgument: choice.sleep).isEmpty)
     }
 
     @Test func aQEMUThatAbortsUnderKVMGivesTCGWithItsWords() throws {
