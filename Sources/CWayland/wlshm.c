@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "wlshm.h"
 #include "wlsymbol.h"
+#include "feedback.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -42,6 +43,7 @@ struct ovs_wl_shm {
     int current;                    // the acquired buffer, -1 when none
     int damage_buffer;              // wl_surface v4: damage in buffer pixels
     long releases;
+    ovs_wl_feedbacks feedback;      // wp_presentation, where the compositor offers it
 };
 
 static int listen(void *proxy, const void *listener, void *data) {
@@ -60,6 +62,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
                             uint32_t version) {
     (void)registry; (void)version;
     ovs_wl_shm *s = data;
+    if (ovs_feedback_bind(&s->feedback, s->registry, name, interface)) return;
     if (s->shm || strcmp(interface, "wl_shm") != 0) return;
     s->shm = wl_registry_bind(s->registry, name, &wl_shm_interface, 1);
     if (s->shm) listen(s->shm, &shm_listener, s);
@@ -263,6 +266,7 @@ int ovs_wl_shm_commit(ovs_wl_shm *s) {
     // Made through the wrapper: the callback's events come to our queue.
     s->frame = wl_surface_frame(s->surface_on_queue);
     if (s->frame) listen(s->frame, &frame_listener, s);
+    ovs_feedback_request(&s->feedback, s->surface);
     wl_surface_attach(s->surface, b->buffer, 0, 0);
     wl_surface_commit(s->surface);
     b->busy = 1;
@@ -282,6 +286,23 @@ int ovs_wl_shm_wait_frame(ovs_wl_shm *s, int timeout_ms) {
     }
 }
 
+int ovs_wl_shm_presentation_clock(const ovs_wl_shm *s) {
+    return s->feedback.presentation ? s->feedback.clock : -1;
+}
+long ovs_wl_shm_commit_sequence(const ovs_wl_shm *s) { return s->feedback.sequence; }
+long ovs_wl_shm_feedback_lost(const ovs_wl_shm *s) { return s->feedback.lost; }
+
+int ovs_wl_shm_take_feedback(ovs_wl_shm *s, int timeout_ms, ovs_wl_feedback *out) {
+    double deadline = now_ms() + timeout_ms;
+    for (;;) {
+        if (pump(s, 0) < 0) return -1;
+        if (ovs_feedback_take(&s->feedback, out)) return 1;
+        double left = deadline - now_ms();
+        if (left <= 0 || !ovs_feedback_awaited(&s->feedback)) return 0;
+        if (pump(s, (int)left + 1) < 0) return -1;
+    }
+}
+
 int ovs_wl_shm_buffers(const ovs_wl_shm *s) { return s->count; }
 long ovs_wl_shm_releases(const ovs_wl_shm *s) { return s->releases; }
 
@@ -289,6 +310,7 @@ void ovs_wl_shm_destroy(ovs_wl_shm *s) {
     if (!s) return;
     for (int i = 0; i < s->count; i++) drop(s, &s->buffers[i]);
     if (s->frame) wl_callback_destroy(s->frame);
+    ovs_feedback_destroy(&s->feedback);
     if (s->shm) wl_shm_destroy(s->shm);
     if (s->registry) wl_registry_destroy(s->registry);
     if (s->surface_on_queue) wl_proxy_wrapper_destroy(s->surface_on_queue);

@@ -42,6 +42,9 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
     /// Where it starts: "kernel" (the input device's own stamp), or "read" (when the
     /// program read the input: the kernel's stamp was not given it).
     public var touchTimeSource: String?
+    /// Wayland's wp_presentation: frames presented, commits discarded, and how many
+    /// presentations carried each flag (`PresentationCounts`); nil on other paths.
+    public var presentationFeedback: PresentationCounts?
 
     /// Every text as a terminal may be shown it: the strings come from a summary.json,
     /// which anyone may have written (an escape sequence, a bidi override, a newline that
@@ -104,6 +107,7 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         case mode, fps, script
         case scanoutClock = "scanout_clock"
         case touchTimeSource = "touch_time_source"
+        case presentationFeedback = "presentation_feedback"
     }
 
     // Optional keys are written as null rather than left out, so every summary.json has
@@ -126,5 +130,6 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
         try c.encode(script, forKey: .script)
         try c.encode(scanoutClock, forKey: .scanoutClock)
         try c.encode(touchTimeSource, forKey: .touchTimeSource)
+        try c.encode(presentationFeedback, forKey: .presentationFeedback)
     }
 }

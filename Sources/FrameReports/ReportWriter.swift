@@ -134,8 +134,14 @@ public final class ReportWriter {
     /// The presenter heard that its trip `sequence` reached the screen at `time`
     /// (CLOCK_MONOTONIC seconds): the frame it showed gets its touch-to-scanout, and the
     /// rows that waited for it are queued for frames.csv. Allocates nothing.
-    public func presented(sequence: Int, at time: Double) {
+    /// `flags`: the compositor's word on it (Wayland), counted in summary.json's
+    /// presentation_feedback with the commits it discarded before it.
+    public func presented(sequence: Int, at time: Double, flags: PresentationFlags? = nil, discardedBefore: Int = 0) {
         guard outcome == nil else { return }
+        if let flags {
+            if metadata.presentationFeedback == nil { metadata.presentationFeedback = PresentationCounts() }
+            metadata.presentationFeedback?.add(flags, discardedBefore: discardedBefore)
+        }
         hold.presented(sequence: sequence, at: time)
         releaseHeld()
     }

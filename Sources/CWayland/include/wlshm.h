@@ -42,6 +42,30 @@ int ovs_wl_shm_commit(ovs_wl_shm *shm);
 // 0 on timeout (a hidden window gets no callbacks), -1 on a broken connection.
 int ovs_wl_shm_wait_frame(ovs_wl_shm *shm, int timeout_ms);
 
+// What the compositor said of one commit's trip to the screen (wp_presentation_feedback,
+// presentation-time): shown (its time in the compositor's presentation clock, the refresh,
+// the flags) or discarded (never shown: a newer commit replaced it first).
+typedef struct {
+    long sequence;          // the commit's number (ovs_wl_shm_commit_sequence after it)
+    int presented;          // 1: presented; 0: discarded
+    uint64_t seconds;       // tv_sec_hi << 32 | tv_sec_lo
+    uint32_t nanoseconds;   // tv_nsec
+    uint32_t refresh_ns;    // the output's refresh period, 0 when it has none fixed
+    uint32_t flags;         // wp_presentation_feedback.kind: vsync 1, hw_clock 2, hw_completion 4, zero_copy 8
+} ovs_wl_feedback;
+
+// The clock the compositor stamps presentations with (wp_presentation.clock_id, a
+// clockid_t); -1 where it offers no wp_presentation.
+int ovs_wl_shm_presentation_clock(const ovs_wl_shm *shm);
+// How many commits asked for presentation feedback so far: the last one's number.
+long ovs_wl_shm_commit_sequence(const ovs_wl_shm *shm);
+// The oldest answer not yet taken: 1 with *out, 0 when none came. Reads what arrived;
+// while an answer is awaited and none came, waits for one at most `timeout_ms`.
+// -1 on a broken connection.
+int ovs_wl_shm_take_feedback(ovs_wl_shm *shm, int timeout_ms, ovs_wl_feedback *out);
+// Answers the program never took or never got (a ring of them overflowed).
+long ovs_wl_shm_feedback_lost(const ovs_wl_shm *shm);
+
 // Whether the connection to the compositor is broken (it died, or a protocol error).
 int ovs_wl_shm_broken(const ovs_wl_shm *shm);
 

@@ -348,10 +348,16 @@ public final class LiveApp {
     }
 
     /// Hands the report and the profiler the last presentation the display heard, once.
+    /// Every one heard since the last call, oldest first: a path that hears each frame
+    /// (Wayland's wp_presentation) may have answered for two commits at once; one that
+    /// hears only the latest (DRM) says the same again, which ends the loop.
     private func hearPresentation(waitingMs: Int32) {
-        guard let shown = session.display.lastShown(waitingMs: waitingMs), shown.sequence > lastHeardScanout else { return }
-        lastHeardScanout = shown.sequence
-        if let value = session.runRecord.presented(shown) { metrics?.recordTouchToScanout(value) }
+        var wait = waitingMs
+        while let shown = session.display.lastShown(waitingMs: wait), shown.sequence > lastHeardScanout {
+            lastHeardScanout = shown.sequence
+            if let value = session.runRecord.presented(shown) { metrics?.recordTouchToScanout(value) }
+            wait = 0
+        }
     }
 
     /// Returns false when the app should quit.

@@ -47,7 +47,8 @@ final class RunRecord: Sendable {
         state.withLock { s in
             guard s.outcome == nil else { return nil }
             let completed = s.profiler?.presented(sequence: shown.sequence, at: shown.time)
-            s.report?.presented(sequence: shown.sequence, at: shown.time)
+            s.report?.presented(sequence: shown.sequence, at: shown.time, flags: shown.flags,
+                               discardedBefore: shown.discardedBefore)
             return completed?.touchToScanout
         }
     }

@@ -1,5 +1,6 @@
 import CSDL
 import CWayland
+import OverscrollKit
 
 /// `BufferChain` over Wayland's wl_shm (`CWayland`'s ovs_wl_shm_*): buffers in memory
 /// shared with the compositor, attached to the window's wl_surface one at a time, the
@@ -52,6 +53,42 @@ final class WlShmChain: BufferChain {
 
     var broken: Bool { ovs_wl_shm_broken(shm) != 0 }
 
+    /// The compositor's presentation clock (wp_presentation), asked once at the start.
+    private var clock: PresentationClock {
+        let id = ovs_wl_shm_presentation_clock(shm)
+        return PresentationClock(id: id < 0 ? nil : id)
+    }
+
+    /// Commits the compositor said it discarded since the last presentation handed out.
+    private var discarded = 0
+
+    /// Each commit asks wp_presentation what becomes of it; 0 (nothing heard) where the
+    /// compositor offers none or its clock is not CLOCK_MONOTONIC.
+    var scanoutSequence: Int { clock.isMonotonic ? ovs_wl_shm_commit_sequence(shm) : 0 }
+
+    /// The oldest presentation not handed out yet (a caller that wants them all asks
+    /// again until nil: each frame's touch is paired with its own commit), waiting at
+    /// most `waitingMs` while one is on its way. Discarded commits are passed over and
+    /// counted (`Presentation.discardedBefore`).
+    func lastShown(waitingMs: Int32) -> Presentation? {
+        let clock = self.clock
+        guard clock.isMonotonic else { return nil }
+        var answer = ovs_wl_feedback()
+        while ovs_wl_shm_take_feedback(shm, waitingMs, &answer) == 1 {
+            let feedback = PresentationFeedback(answer)
+            guard var shown = feedback.presentation(clock: clock) else {
+                discarded += 1
+                continue
+            }
+            shown.discardedBefore = discarded
+            discarded = 0
+            return shown
+        }
+        return nil
+    }
+
+    var scanoutClock: String? { clock.description }
+
     /// Buffers in use and releases seen, for tests.
     var buffers: Int { Int(ovs_wl_shm_buffers(shm)) }
     var releases: Int { ovs_wl_shm_releases(shm) }
@@ -74,5 +111,16 @@ final class WlShmChain: BufferChain {
             return .failed("the window's wl_surface has no user data of SDL's to know its frame callbacks by")
         }
         return .inEffect("\(sdl.description)'s \(seen) listener registrations so far passed through the program's wl_proxy_add_listener; the window's frame callbacks get one that does nothing")
+    }
+}
+
+extension PresentationFeedback {
+    /// The C side's answer (`ovs_wl_feedback`).
+    init(_ answer: ovs_wl_feedback) {
+        self.init(sequence: answer.sequence,
+                  outcome: answer.presented != 0
+                      ? .presented(seconds: answer.seconds, nanoseconds: answer.nanoseconds, refreshNs: answer.refresh_ns,
+                                   flags: PresentationFlags(rawValue: answer.flags))
+                      : .discarded)
     }
 }
