@@ -141,25 +141,25 @@ public struct TOMLReader {
         return scalars
     }
 
-    private let scalars: [Unicode.Scalar]
-    private let limits: Limits
-    private var index = 0
-    private var line = 1
+    let scalars: [Unicode.Scalar]
+    let limits: Limits
+    var index = 0
+    var line = 1
     /// The key whose value is being read, for the failures in it.
-    private var valueKey: String?
+    var valueKey: String?
 
     private init(scalars: [Unicode.Scalar], limits: Limits) {
         self.scalars = scalars
         self.limits = limits
     }
 
-    private func failure(_ message: String, _ kind: Failure.Kind, line: Int? = nil) -> Failure {
+    func failure(_ message: String, _ kind: Failure.Kind, line: Int? = nil) -> Failure {
         Failure(line: line ?? self.line, message: message, kind: kind, key: valueKey)
     }
 
-    private var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
-    private func peek(_ offset: Int) -> Unicode.Scalar? { index + offset < scalars.count ? scalars[index + offset] : nil }
-    private func starts(with s: String) -> Bool {
+    var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+    func peek(_ offset: Int) -> Unicode.Scalar? { index + offset < scalars.count ? scalars[index + offset] : nil }
+    func starts(with s: String) -> Bool {
         var i = index
         for c in s.unicodeScalars {
             guard i < scalars.count, scalars[i] == c else { return false }
@@ -168,14 +168,14 @@ public struct TOMLReader {
         return true
     }
 
-    private mutating func advance(_ n: Int = 1) {
+    mutating func advance(_ n: Int = 1) {
         for _ in 0..<n where index < scalars.count {
             if scalars[index] == "\n" { line += 1 }
             index += 1
         }
     }
 
-    private mutating func skipSpaces() { while peek == " " || peek == "\t" { advance() } }
+    mutating func skipSpaces() { while peek == " " || peek == "\t" { advance() } }
 
     /// Control characters were refused in the whole text, comments included.
     private mutating func skipComment() { if peek == "#" { while let c = peek, c != "\n" { advance() } } }
@@ -197,7 +197,7 @@ public struct TOMLReader {
         throw failure("unexpected '\(Self.shown(c))' after the value of '\(valueKey ?? "")'; one key = value a line", .syntax)
     }
 
-    private static func shown(_ c: Unicode.Scalar) -> String {
+    static func shown(_ c: Unicode.Scalar) -> String {
         TOMLValue.quoted(String(c)).dropFirst().dropLast().description
     }
 
@@ -258,222 +258,5 @@ public struct TOMLReader {
             case let c?: throw failure("expected ',' or ']' in the array, found '\(Self.shown(c))'", .syntax)
             }
         }
-    }
-
-    private mutating func basicString() throws(Failure) -> String {
-        advance()
-        var out = String.UnicodeScalarView()
-        while let c = peek {
-            switch c {
-            case "\"": advance(); return String(out)
-            case "\n": throw failure("a string that does not end on its line (a '\"' is missing)", .syntax)
-            case "\\": out.append(try escape())
-            default: out.append(c); advance()
-            }
-        }
-        throw failure("a string that never ends (a '\"' is missing)", .syntax)
-    }
-
-    private mutating func literalString() throws(Failure) -> String {
-        advance()
-        var out = String.UnicodeScalarView()
-        while let c = peek {
-            if c == "'" { advance(); return String(out) }
-            if c == "\n" { throw failure("a string that does not end on its line (a \"'\" is missing)", .syntax) }
-            out.append(c)
-            advance()
-        }
-        throw failure("a string that never ends (a \"'\" is missing)", .syntax)
-    }
-
-    /// At a run of `quote`s inside a multi-line string: the run's length, and whether it
-    /// closes the string. Three close it, and one or two more before them belong to the
-    /// text (`"""a"""""` is `a""`); a sixth is TOML's error.
-    private mutating func quoteRun(_ quote: Unicode.Scalar, into out: inout String.UnicodeScalarView) throws(Failure) -> Bool {
-        var n = 0
-        while peek(n) == quote { n += 1 }
-        if n > 5 { throw failure("\(n) quotes in a row at the end of a multi-line string: at most 5 (two in the text, three to close)", .syntax) }
-        for _ in 0..<(n >= 3 ? n - 3 : n) { out.append(quote) }
-        advance(n)
-        return n >= 3
-    }
-
-    private mutating func multilineBasicString() throws(Failure) -> String {
-        let opened = line
-        advance(3)
-        if peek == "\n" { advance() }  // a newline right after the opening quotes is trimmed
-        var out = String.UnicodeScalarView()
-        while let c = peek {
-            switch c {
-            case "\"":
-                if try quoteRun("\"", into: &out) { return String(out) }
-            case "\\":
-                // A backslash ending a line trims the line end and the blanks after it.
-                var ahead = 1
-                while peek(ahead) == " " || peek(ahead) == "\t" { ahead += 1 }
-                if peek(ahead) == "\n" {
-                    advance(ahead)
-                    while let w = peek, w == " " || w == "\t" || w == "\n" { advance() }
-                } else {
-                    out.append(try escape())
-                }
-            default:
-                out.append(c)
-                advance()
-            }
-        }
-        throw failure("a multi-line string that never ends (a '\"\"\"' is missing)", .syntax, line: opened)
-    }
-
-    private mutating func multilineLiteralString() throws(Failure) -> String {
-        let opened = line
-        advance(3)
-        if peek == "\n" { advance() }
-        var out = String.UnicodeScalarView()
-        while let c = peek {
-            if c == "'" {
-                if try quoteRun("'", into: &out) { return String(out) }
-            } else {
-                out.append(c)
-                advance()
-            }
-        }
-        throw failure("a multi-line string that never ends (a \"'''\" is missing)", .syntax, line: opened)
-    }
-
-    private mutating func escape() throws(Failure) -> Unicode.Scalar {
-        advance()
-        guard let c = peek else { throw failure("a '\\' at the end of the file", .syntax) }
-        advance()
-        switch c {
-        case "b": return "\u{08}"
-        case "t": return "\t"
-        case "n": return "\n"
-        case "f": return "\u{0C}"
-        case "r": return "\r"
-        case "\"": return "\""
-        case "\\": return "\\"
-        case "u", "U":
-            let digits = c == "u" ? 4 : 8
-            var value: UInt32 = 0
-            for _ in 0..<digits {
-                guard let h = peek, h.properties.isASCIIHexDigit, let d = UInt32(String(h), radix: 16) else {
-                    throw failure("'\\\(c)' needs \(digits) hex digits", .syntax)
-                }
-                value = value << 4 | d
-                advance()
-            }
-            guard let scalar = Unicode.Scalar(value) else {
-                throw failure("'\\\(c)\(String(value, radix: 16, uppercase: true))' is not a Unicode character", .syntax)
-            }
-            if value == 0 {
-                throw failure("a NUL character (\\\(c)\(String(repeating: "0", count: digits))) in a string is not supported: a path or an argument would end at it", .unsupported)
-            }
-            return scalar
-        default:
-            throw failure("unknown escape '\\\(Self.shown(c))' in a string (TOML has \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX; write '\\\\' for a backslash)", .syntax)
-        }
-    }
-
-    /// true/false, a number, or a date/time: the token runs to a blank, ',', ']', '#' or
-    /// the line's end.
-    private mutating func bareValue() throws(Failure) -> TOMLValue {
-        var token = ""
-        while let c = peek, !(c == " " || c == "\t" || c == "\n" || c == "," || c == "]" || c == "#") {
-            token.unicodeScalars.append(c)
-            advance()
-        }
-        let shown = "'\(TOMLValue.quoted(String(token.prefix(80))).dropFirst().dropLast())'"
-        switch token {
-        case "true": return .bool(true)
-        case "false": return .bool(false)
-        case "inf", "+inf": return .float(.infinity)
-        case "-inf": return .float(-.infinity)
-        case "nan", "+nan", "-nan": return .float(.nan)
-        case "": throw failure("a value expected after '\(valueKey ?? "") ='", .syntax)
-        default: break
-        }
-        if Self.isDateOrTime(token) {
-            throw failure("a date or time (\(shown)) is not supported: no setting takes one", .unsupported)
-        }
-        switch Self.integer(token) {
-        case .value(let n): return .integer(n)
-        case .tooLarge: throw failure("\(shown) is past the 64-bit integers: larger integers are not supported", .unsupported)
-        case .notOne: break
-        }
-        if let x = Self.float(token) { return .float(x) }
-        let why = token.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "-" || $0 == "_" })
-            ? "text needs quotes" : "TOML numbers have no leading zeros, '_' only between digits"
-        throw failure("\(shown) is not a TOML value (\(why))", .value)
-    }
-
-    private static func isDecimal(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
-
-    /// Digits with `_` only between two of them, as TOML allows; nil when misplaced or not
-    /// `allowed`.
-    private static func digits(_ s: Substring.UnicodeScalarView, allowed: (Unicode.Scalar) -> Bool) -> String? {
-        var out = ""
-        var previousWasDigit = false
-        for c in s {
-            if c == "_" {
-                guard previousWasDigit else { return nil }
-                previousWasDigit = false
-                continue
-            }
-            guard allowed(c) else { return nil }
-            out.unicodeScalars.append(c)
-            previousWasDigit = true
-        }
-        return previousWasDigit ? out : nil
-    }
-
-    private enum IntegerToken { case value(Int), tooLarge, notOne }
-
-    private static func integer(_ token: String) -> IntegerToken {
-        let s = Substring(token).unicodeScalars
-        for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where token.hasPrefix(prefix) {
-            guard let d = digits(s.dropFirst(2), allowed: { $0.properties.isASCIIHexDigit && Int(String($0), radix: radix) != nil }) else {
-                return .notOne
-            }
-            guard let n = UInt64(d, radix: radix) else { return .tooLarge }
-            return n <= UInt64(Int.max) ? .value(Int(n)) : .tooLarge
-        }
-        var body = s[...]
-        var negative = false
-        if let f = body.first, f == "+" || f == "-" { negative = f == "-"; body = body.dropFirst() }
-        guard let d = digits(body, allowed: isDecimal), !(d.count > 1 && d.hasPrefix("0")) else { return .notOne }
-        return Int((negative ? "-" : "") + d).map { .value($0) } ?? .tooLarge
-    }
-
-    private static func float(_ token: String) -> Double? {
-        var body = Substring(token).unicodeScalars[...]
-        var text = ""
-        if let f = body.first, f == "+" || f == "-" { text = f == "-" ? "-" : ""; body = body.dropFirst() }
-        let exponentAt = body.firstIndex { $0 == "e" || $0 == "E" }
-        let mantissa = body[..<(exponentAt ?? body.endIndex)]
-        let dot = mantissa.firstIndex(of: ".")
-        guard exponentAt != nil || dot != nil else { return nil }
-        guard let whole = digits(mantissa[..<(dot ?? mantissa.endIndex)], allowed: isDecimal),
-              !(whole.count > 1 && whole.hasPrefix("0")) else { return nil }
-        text += whole
-        if let dot {
-            guard let fraction = digits(mantissa[mantissa.index(after: dot)...], allowed: isDecimal) else { return nil }
-            text += "." + fraction
-        }
-        if let e = exponentAt {
-            var exponent = body[body.index(after: e)...]
-            var sign = ""
-            if let f = exponent.first, f == "+" || f == "-" { sign = String(f); exponent = exponent.dropFirst() }
-            guard let d = digits(exponent, allowed: isDecimal) else { return nil }
-            text += "e" + sign + d
-        }
-        return Double(text)
-    }
-
-    /// `1979-05-27…` or `07:32…`: the shapes TOML's dates and times start with.
-    private static func isDateOrTime(_ token: String) -> Bool {
-        let s = Array(token.unicodeScalars)
-        if s.count >= 5, s[..<4].allSatisfy(isDecimal), s[4] == "-" { return true }
-        return s.count >= 3 && s[..<2].allSatisfy(isDecimal) && s[2] == ":"
     }
 }

@@ -45,174 +45,240 @@ enum FrameChartSVG {
     ///   - subtitle: the second (window size, drivers, frames).
     static func render(_ timeline: TimelineDownsampler, refreshPeriod: Double, title: String, subtitle: String = "",
                        numbers: Numbers? = nil, fixedIntervals: Bool = false) -> String {
-        let plotW = width - left - right, plotH = height - top - bottom - cpuPanel - panelGap
-        let cpuTop = top + plotH + panelGap
-        // The x-axis is the run's own clock (frames.csv's t_ms), from the first frame's
-        // start to the last frame: time when nothing was drawn stays on it, as a gap.
-        let origin = timeline.origin
-        let duration = max(timeline.end - origin, 1e-3)
-        let periodMs = refreshPeriod * 1000
-        var observedMax = 0.0, cpuObservedMax = 0.0, idle = 0.0, phaseMax = 0.0
-        timeline.forEach { b in
-            phaseMax = max(phaseMax, b.phaseMeans.sum() * 1000)
-            observedMax = max(observedMax, b.intervalMax * 1000)
-            cpuObservedMax = max(cpuObservedMax, b.cpuMax * 1000)
-            if !b.isDrawn { idle += max(0, min(b.end, timeline.end) - b.start) }
+        let scales = Scales(timeline, refreshPeriod: refreshPeriod, fixedIntervals: fixedIntervals)
+        var svg = ""
+        header(scales, title: title, subtitle: subtitle, numbers: numbers, into: &svg)
+        let bands = stateBands(scales, into: &svg)
+        axes(scales, into: &svg)
+        series(scales, into: &svg)
+        budgetAndJanky(scales, into: &svg)
+        legend(scales, bands: bands, into: &svg)
+        svg += "</svg>\n"
+        return svg
+    }
+
+    /// Where the chart puts a time and a value: the panels' geometry and scales, from the
+    /// run's timeline.
+    struct Scales {
+        let timeline: TimelineDownsampler
+        let fixedIntervals: Bool
+        let plotW: Double, plotH: Double, cpuTop: Double, bottomY: Double
+        let origin: Double, duration: Double, periodMs: Double
+        /// The largest interval and CPU time seen, ms; the time nothing was drawn, s.
+        let observedMax: Double, idle: Double
+        let cpuMax: Double, yMax: Double
+
+        init(_ timeline: TimelineDownsampler, refreshPeriod: Double, fixedIntervals: Bool) {
+            self.timeline = timeline
+            self.fixedIntervals = fixedIntervals
+            plotW = width - left - right
+            plotH = height - top - bottom - cpuPanel - panelGap
+            cpuTop = top + plotH + panelGap
+            bottomY = cpuTop + cpuPanel
+            // The x-axis is the run's own clock (frames.csv's t_ms), from the first frame's
+            // start to the last frame: time when nothing was drawn stays on it, as a gap.
+            origin = timeline.origin
+            duration = max(timeline.end - origin, 1e-3)
+            periodMs = refreshPeriod * 1000
+            var observedMax = 0.0, cpuObservedMax = 0.0, idle = 0.0, phaseMax = 0.0
+            timeline.forEach { b in
+                phaseMax = max(phaseMax, b.phaseMeans.sum() * 1000)
+                observedMax = max(observedMax, b.intervalMax * 1000)
+                cpuObservedMax = max(cpuObservedMax, b.cpuMax * 1000)
+                if !b.isDrawn { idle += max(0, min(b.end, timeline.end) - b.start) }
+            }
+            self.observedMax = observedMax
+            self.idle = idle
+            cpuMax = niceCeiling(max(cpuObservedMax, 0.1) * 1.05)
+            // Show spikes up to 8 budgets high; above that they are clipped (and said so), so
+            // one multi-second stall does not flatten everything else to the axis.
+            // A replay's panel is the phases' own: its scale is theirs, not the budget's.
+            yMax = fixedIntervals ? niceCeiling(max(phaseMax, 0.01) * 1.05)
+                : niceCeiling(max(2 * periodMs, min(observedMax, 8 * periodMs)) * 1.05)
         }
-        let cpuMax = niceCeiling(max(cpuObservedMax, 0.1) * 1.05)
-        func cpuY(_ ms: Double) -> Double { cpuTop + cpuPanel * (1 - min(max(ms / cpuMax, 0), 1)) }
-        // Show spikes up to 8 budgets high; above that they are clipped (and said so), so
-        // one multi-second stall does not flatten everything else to the axis.
-        // A replay's panel is the phases' own: its scale is theirs, not the budget's.
-        let yMax = fixedIntervals ? niceCeiling(max(phaseMax, 0.01) * 1.05)
-            : niceCeiling(max(2 * periodMs, min(observedMax, 8 * periodMs)) * 1.05)
-        let clipped = !fixedIntervals && observedMax > yMax
+
+        var clipped: Bool { !fixedIntervals && observedMax > yMax }
+        /// The budget line is drawn (on a replay's phase panel, only when in its range).
+        var showsBudget: Bool { !fixedIntervals || periodMs <= yMax }
         func x(_ seconds: Double) -> Double { left + plotW * min(max((seconds - origin) / duration, 0), 1) }
         func y(_ ms: Double) -> Double { top + plotH * (1 - min(max(ms / yMax, 0), 1)) }
+        func cpuY(_ ms: Double) -> Double { cpuTop + cpuPanel * (1 - min(max(ms / cpuMax, 0), 1)) }
+    }
 
-        var svg = ""
+    /// The document's head, the title lines and the run's key numbers.
+    private static func header(_ s: Scales, title: String, subtitle: String, numbers: Numbers?, into svg: inout String) {
         svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<title>\(escape(title))</title>\n"
-        svg += "<desc>x: run time \(FixedDecimal.format(origin, decimals: 3))…\(FixedDecimal.format(origin + duration, decimals: 3)) s (frames.csv's t_ms / 1000); y: \(fixedIntervals ? "time per frame by phase" : "frame time") 0…\(label(yMax)) ms</desc>\n"
+        svg += "<desc>x: run time \(FixedDecimal.format(s.origin, decimals: 3))…\(FixedDecimal.format(s.origin + s.duration, decimals: 3)) s (frames.csv's t_ms / 1000); y: \(s.fixedIntervals ? "time per frame by phase" : "frame time") 0…\(label(s.yMax)) ms</desc>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         svg += "<text id=\"chart-title\" x=\"\(f(left))\" y=\"22\" font-size=\"15\">\(escape(title))</text>\n"
         svg += "<text id=\"chart-subtitle\" x=\"\(f(left))\" y=\"42\" fill=\"#444\">\(escape(subtitle))</text>\n"
         if let n = numbers {
             var line = "\(n.frames) frames"
             if let p50 = n.p50, let p99 = n.p99 { line += " · interval p50 \(ReportText.fixed(p50, 1)) ms, p99 \(ReportText.fixed(p99, 1)) ms" }
-            line += " · \(n.janky) janky · idle \(ReportText.fixed(idle, 1)) s (nothing drawn)"
+            line += " · \(n.janky) janky · idle \(ReportText.fixed(s.idle, 1)) s (nothing drawn)"
             svg += "<text id=\"chart-numbers\" x=\"\(f(left))\" y=\"64\" font-size=\"14\" font-weight=\"bold\">\(escape(line))</text>\n"
         }
+    }
 
-        // State bands: runs of drawn buckets with the same dominant state become one
-        // rectangle; a gap (nothing drawn) ends a band and stays white.
-        svg += "<g id=\"states\">\n"
+    /// The states that got a band, and how many gaps ended one: the legend lists them.
+    struct Bands {
         var statesSeen = Set<UIState>()
         var gaps = 0
+    }
+
+    /// State bands: runs of drawn buckets with the same dominant state become one
+    /// rectangle; a gap (nothing drawn) ends a band and stays white.
+    private static func stateBands(_ s: Scales, into svg: inout String) -> Bands {
+        svg += "<g id=\"states\">\n"
+        var bands = Bands()
         var bandStart = 0.0, bandState: UIState? = nil, bandEnd = 0.0
         func closeBand() {
-            guard let s = bandState else { return }
-            statesSeen.insert(s)
-            svg += "<rect x=\"\(f(x(bandStart)))\" y=\"\(f(top))\" width=\"\(f(max(x(bandEnd) - x(bandStart), 0.5)))\" height=\"\(f(cpuTop + cpuPanel - top))\" fill=\"\(color(s))\"><title>\(s.rawValue)</title></rect>\n"
+            guard let state = bandState else { return }
+            bands.statesSeen.insert(state)
+            svg += "<rect x=\"\(f(s.x(bandStart)))\" y=\"\(f(top))\" width=\"\(f(max(s.x(bandEnd) - s.x(bandStart), 0.5)))\" height=\"\(f(s.cpuTop + cpuPanel - top))\" fill=\"\(color(state))\"><title>\(state.rawValue)</title></rect>\n"
             bandState = nil
         }
-        timeline.forEach { b in
+        s.timeline.forEach { b in
             guard b.isDrawn else {
-                if bandState != nil { gaps += 1 }
+                if bandState != nil { bands.gaps += 1 }
                 closeBand()
                 return
             }
             // A bucket inside a long frame holds no frame of its own: it continues the band.
-            let s = b.frames > 0 ? b.dominantState : (bandState ?? .idle)
-            if s != bandState { closeBand(); bandState = s; bandStart = b.start }
-            bandEnd = min(b.end, timeline.end)
+            let state = b.frames > 0 ? b.dominantState : (bandState ?? .idle)
+            if state != bandState { closeBand(); bandState = state; bandStart = b.start }
+            bandEnd = min(b.end, s.timeline.end)
         }
         closeBand()
         svg += "</g>\n"
+        return bands
+    }
 
-        // Axes and grid; the time ticks are the run's own seconds.
+    /// Axes and grid; the time ticks are the run's own seconds.
+    private static func axes(_ s: Scales, into svg: inout String) {
         svg += "<g id=\"axes\" stroke=\"#999\" stroke-width=\"1\">\n"
-        for tick in ticks(upTo: yMax) {
-            svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(tick)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(tick)))\" stroke=\"#ddd\"/>\n"
-            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
+        for tick in ticks(upTo: s.yMax) {
+            svg += "<line x1=\"\(f(left))\" y1=\"\(f(s.y(tick)))\" x2=\"\(f(left + s.plotW))\" y2=\"\(f(s.y(tick)))\" stroke=\"#ddd\"/>\n"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(s.y(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
         }
         // About ten time ticks, at 1, 2 or 5 × 10^k s, under the CPU panel.
-        let bottomY = cpuTop + cpuPanel
-        for tick in ticks(from: origin, to: origin + duration, about: 10) {
-            svg += "<line x1=\"\(f(x(tick)))\" y1=\"\(f(bottomY))\" x2=\"\(f(x(tick)))\" y2=\"\(f(bottomY + 5))\"/>\n"
-            svg += "<line x1=\"\(f(x(tick)))\" y1=\"\(f(top))\" x2=\"\(f(x(tick)))\" y2=\"\(f(bottomY))\" stroke=\"#eee\"/>\n"
-            svg += "<text x=\"\(f(x(tick)))\" y=\"\(f(bottomY + 18))\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
+        let bottomY = s.bottomY
+        for tick in ticks(from: s.origin, to: s.origin + s.duration, about: 10) {
+            svg += "<line x1=\"\(f(s.x(tick)))\" y1=\"\(f(bottomY))\" x2=\"\(f(s.x(tick)))\" y2=\"\(f(bottomY + 5))\"/>\n"
+            svg += "<line x1=\"\(f(s.x(tick)))\" y1=\"\(f(top))\" x2=\"\(f(s.x(tick)))\" y2=\"\(f(bottomY))\" stroke=\"#eee\"/>\n"
+            svg += "<text x=\"\(f(s.x(tick)))\" y=\"\(f(bottomY + 18))\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
         }
-        for tick in ticks(from: 0, to: cpuMax, about: 2) {
-            svg += "<line x1=\"\(f(left))\" y1=\"\(f(cpuY(tick)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(cpuY(tick)))\" stroke=\"#ddd\"/>\n"
-            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(cpuY(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
+        for tick in ticks(from: 0, to: s.cpuMax, about: 2) {
+            svg += "<line x1=\"\(f(left))\" y1=\"\(f(s.cpuY(tick)))\" x2=\"\(f(left + s.plotW))\" y2=\"\(f(s.cpuY(tick)))\" stroke=\"#ddd\"/>\n"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(s.cpuY(tick) + 4))\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">\(label(tick))</text>\n"
         }
-        for (panelTop, panelBottom) in [(top, top + plotH), (cpuTop, bottomY)] {
+        for (panelTop, panelBottom) in [(top, top + s.plotH), (s.cpuTop, bottomY)] {
             svg += "<line x1=\"\(f(left))\" y1=\"\(f(panelTop))\" x2=\"\(f(left))\" y2=\"\(f(panelBottom))\"/>\n"
-            svg += "<line x1=\"\(f(left))\" y1=\"\(f(panelBottom))\" x2=\"\(f(left + plotW))\" y2=\"\(f(panelBottom))\"/>\n"
+            svg += "<line x1=\"\(f(left))\" y1=\"\(f(panelBottom))\" x2=\"\(f(left + s.plotW))\" y2=\"\(f(panelBottom))\"/>\n"
         }
         svg += "</g>\n"
-        svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(bottomY + 36))\" text-anchor=\"middle\">run time (s), frames.csv's t_ms</text>\n"
-        svg += "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(fixedIntervals ? "time by phase (ms)" : "frame time (ms)")</text>\n"
-        svg += "<text id=\"cpu-label\" transform=\"translate(18 \(f(cpuTop + cpuPanel / 2))) rotate(-90)\" text-anchor=\"middle\" fill=\"#2a9d3a\">CPU (ms)</text>\n"
+        svg += "<text x=\"\(f(left + s.plotW / 2))\" y=\"\(f(bottomY + 36))\" text-anchor=\"middle\">run time (s), frames.csv's t_ms</text>\n"
+        svg += "<text transform=\"translate(18 \(f(top + s.plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(s.fixedIntervals ? "time by phase (ms)" : "frame time (ms)")</text>\n"
+        svg += "<text id=\"cpu-label\" transform=\"translate(18 \(f(s.cpuTop + cpuPanel / 2))) rotate(-90)\" text-anchor=\"middle\" fill=\"#2a9d3a\">CPU (ms)</text>\n"
+    }
 
-        // Interval: the min–max envelope of each bucket (spikes stay visible however much
-        // the run was downsampled), then the means of interval and CPU, each bucket a step
-        // across its slice of time. A gap breaks every series.
+    /// The series' points, one list per run of drawn buckets (a gap breaks every series).
+    struct Polylines {
         var envelopes: [String] = [], intervalLines: [String] = [], cpuLines: [String] = []
+        /// A replay's phases: per phase, the band between the phases below and itself.
+        var phaseAreas: [[String]] = [[], [], [], []]
+    }
+
+    /// Interval: the min–max envelope of each bucket (spikes stay visible however much
+    /// the run was downsampled), then the means of interval and CPU, each bucket a step
+    /// across its slice of time. A gap breaks every series.
+    private static func polylines(_ s: Scales) -> Polylines {
+        var lines = Polylines()
         var upper: [String] = [], lower: [String] = [], intervalLine: [String] = [], cpuLine: [String] = []
-        // A replay's phases: per phase, the band between the phases below and itself.
-        var phaseAreas: [[String]] = [[], [], [], []], phaseTops: [[String]] = [[], [], [], [], []]
+        var phaseTops: [[String]] = [[], [], [], [], []]
         func closeSegment() {
             if !upper.isEmpty {
-                envelopes.append((upper + lower.reversed()).joined(separator: " "))
-                intervalLines.append(intervalLine.joined(separator: " "))
-                cpuLines.append(cpuLine.joined(separator: " "))
-                for k in 0..<4 { phaseAreas[k].append((phaseTops[k + 1] + phaseTops[k].reversed()).joined(separator: " ")) }
+                lines.envelopes.append((upper + lower.reversed()).joined(separator: " "))
+                lines.intervalLines.append(intervalLine.joined(separator: " "))
+                lines.cpuLines.append(cpuLine.joined(separator: " "))
+                for k in 0..<4 { lines.phaseAreas[k].append((phaseTops[k + 1] + phaseTops[k].reversed()).joined(separator: " ")) }
             }
             upper.removeAll(); lower.removeAll(); intervalLine.removeAll(); cpuLine.removeAll()
             for k in 0..<5 { phaseTops[k].removeAll() }
         }
-        timeline.forEach { b in
+        s.timeline.forEach { b in
             guard b.isDrawn else { closeSegment(); return }
             guard b.frames > 0 else { return }
-            let x0 = f(x(b.start)), x1 = f(x(min(b.end, timeline.end)))
+            let x0 = f(s.x(b.start)), x1 = f(s.x(min(b.end, s.timeline.end)))
             for xs in [x0, x1] {
-                upper.append("\(xs),\(f(y(b.intervalMax * 1000)))")
-                lower.append("\(xs),\(f(y(b.intervalMin * 1000)))")
-                intervalLine.append("\(xs),\(f(y(b.intervalMean * 1000)))")
-                cpuLine.append("\(xs),\(f(cpuY(b.cpuMean * 1000)))")
+                upper.append("\(xs),\(f(s.y(b.intervalMax * 1000)))")
+                lower.append("\(xs),\(f(s.y(b.intervalMin * 1000)))")
+                intervalLine.append("\(xs),\(f(s.y(b.intervalMean * 1000)))")
+                cpuLine.append("\(xs),\(f(s.cpuY(b.cpuMean * 1000)))")
                 var stacked = 0.0
-                phaseTops[0].append("\(xs),\(f(y(0)))")
+                phaseTops[0].append("\(xs),\(f(s.y(0)))")
                 for k in 0..<4 {
                     stacked += b.phaseMeans[k] * 1000
-                    phaseTops[k + 1].append("\(xs),\(f(y(stacked)))")
+                    phaseTops[k + 1].append("\(xs),\(f(s.y(stacked)))")
                 }
             }
         }
         closeSegment()
-        if fixedIntervals {
+        return lines
+    }
+
+    /// The main panel's data (a replay's phases, or the interval's band and mean) and the
+    /// CPU panel's line.
+    private static func series(_ s: Scales, into svg: inout String) {
+        let lines = polylines(s)
+        if s.fixedIntervals {
             for (k, phase) in HUDLayout.phases.enumerated() {
                 svg += "<g id=\"phase-\(phase.phase.rawValue)\" fill=\"\(hex(phase.rgb))\" stroke=\"none\">\n"
-                for a in phaseAreas[k] { svg += "<polygon points=\"\(a)\"/>\n" }
+                for a in lines.phaseAreas[k] { svg += "<polygon points=\"\(a)\"/>\n" }
                 svg += "</g>\n"
             }
-            svg += "<text id=\"intervals-fixed\" x=\"\(f(left + 8))\" y=\"\(f(top + 16))\" fill=\"#333\">intervals fixed at \(ReportText.fixed(periodMs, 2)) ms: a replay's clock is virtual, so the panel shows each frame's time by phase (mean per \(label(timeline.bucketSeconds * 1000)) ms)</text>\n"
+            svg += "<text id=\"intervals-fixed\" x=\"\(f(left + 8))\" y=\"\(f(top + 16))\" fill=\"#333\">intervals fixed at \(ReportText.fixed(s.periodMs, 2)) ms: a replay's clock is virtual, so the panel shows each frame's time by phase (mean per \(label(s.timeline.bucketSeconds * 1000)) ms)</text>\n"
         } else {
             svg += "<g id=\"interval-range\" fill=\"#1f5fbf\" fill-opacity=\"0.25\" stroke=\"#1f5fbf\" stroke-opacity=\"0.4\" stroke-width=\"0.5\">\n"
-            for e in envelopes { svg += "<polygon points=\"\(e)\"/>\n" }
+            for e in lines.envelopes { svg += "<polygon points=\"\(e)\"/>\n" }
             svg += "</g>\n<g id=\"interval\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.5\">\n"
-            for l in intervalLines { svg += "<polyline points=\"\(l)\"/>\n" }
+            for l in lines.intervalLines { svg += "<polyline points=\"\(l)\"/>\n" }
             svg += "</g>\n"
         }
         svg += "<g id=\"cpu\" fill=\"none\" stroke=\"#2a9d3a\" stroke-width=\"1.2\">\n"
-        for l in cpuLines { svg += "<polyline points=\"\(l)\"/>\n" }
+        for l in lines.cpuLines { svg += "<polyline points=\"\(l)\"/>\n" }
         svg += "</g>\n"
-        // The budget last, above the data (on a replay's phase panel, when in its range).
-        if !fixedIntervals || periodMs <= yMax {
-        svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(y(periodMs)))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y(periodMs)))\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"8 5\"/>\n"
-        svg += "<text id=\"budget-label\" x=\"\(f(left + plotW + 6))\" y=\"\(f(y(periodMs) + 4))\" fill=\"#d62728\">budget \(ReportText.fixed(periodMs, 2)) ms</text>\n"
+    }
+
+    /// The budget last, above the data; then a mark above the plot at each bucket that
+    /// holds a janky frame (trace.json has each frame; here the eye needs to find them at a
+    /// glance).
+    private static func budgetAndJanky(_ s: Scales, into svg: inout String) {
+        if s.showsBudget {
+            svg += "<line id=\"budget\" x1=\"\(f(left))\" y1=\"\(f(s.y(s.periodMs)))\" x2=\"\(f(left + s.plotW))\" y2=\"\(f(s.y(s.periodMs)))\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"8 5\"/>\n"
+            svg += "<text id=\"budget-label\" x=\"\(f(left + s.plotW + 6))\" y=\"\(f(s.y(s.periodMs) + 4))\" fill=\"#d62728\">budget \(ReportText.fixed(s.periodMs, 2)) ms</text>\n"
         }
-        // Janky frames: a mark above the plot at each bucket that holds one (trace.json has
-        // each frame; here the eye needs to find them at a glance).
         svg += "<g id=\"janky\" fill=\"#d62728\">\n"
-        timeline.forEach { b in
+        s.timeline.forEach { b in
             guard b.jankyFrames > 0 else { return }
-            let cx = x((b.start + min(b.end, timeline.end)) / 2)
+            let cx = s.x((b.start + min(b.end, s.timeline.end)) / 2)
             svg += "<path d=\"M\(f(cx - 5)),\(f(top - 10)) L\(f(cx + 5)),\(f(top - 10)) L\(f(cx)),\(f(top - 2)) Z\"><title>\(b.jankyFrames) janky at \(label(b.start)) s</title></path>\n"
         }
         svg += "</g>\n"
+    }
 
-        // Legend: the series on one row, the states that appear on the next, so it fits
-        // whatever the viewer's font.
+    /// Legend: the series on one row, the states that appear on the next, so it fits
+    /// whatever the viewer's font; then the clipping note and the footer.
+    private static func legend(_ s: Scales, bands: Bands, into svg: inout String) {
         var lx = left
         var ly = height - 52
         func legend(_ swatch: String, _ text: String) {
             svg += "<g transform=\"translate(\(f(lx)) \(f(ly)))\">\(swatch)<text x=\"22\" y=\"4\">\(escape(text))</text></g>\n"
             lx += 22 + Double(text.count) * 7 + 18
         }
-        if fixedIntervals {
+        if s.fixedIntervals {
             for phase in HUDLayout.phases {
                 legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(hex(phase.rgb))\"/>", phase.phase.rawValue)
             }
@@ -221,23 +287,21 @@ enum FrameChartSVG {
         }
         legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#2a9d3a\" stroke-width=\"2\"/>", "cpu (mean, own scale)")
         legend("<path d=\"M3,-5 L13,-5 L8,3 Z\" fill=\"#d62728\"/>", "janky frame")
-        if !fixedIntervals || periodMs <= yMax {
-            legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", "budget \(ReportText.fixed(periodMs, 2)) ms")
+        if s.showsBudget {
+            legend("<line x1=\"0\" y1=\"0\" x2=\"16\" y2=\"0\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", "budget \(ReportText.fixed(s.periodMs, 2)) ms")
         }
         lx = left
         ly += 22
-        for s in UIState.allCases where statesSeen.contains(s) {
-            legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(color(s))\" stroke=\"#bbb\"/>", s.rawValue)
+        for state in UIState.allCases where bands.statesSeen.contains(state) {
+            legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(color(state))\" stroke=\"#bbb\"/>", state.rawValue)
         }
-        if gaps > 0 {
+        if bands.gaps > 0 {
             legend("<rect x=\"0\" y=\"-6\" width=\"16\" height=\"12\" fill=\"white\" stroke=\"#bbb\"/>", "gap: nothing drawn (idle)")
         }
-        if clipped {
-            svg += "<text x=\"\(f(left + plotW))\" y=\"\(f(top - 6))\" text-anchor=\"end\" fill=\"#d62728\">values above \(label(yMax)) ms clipped (max \(label(observedMax)) ms)</text>\n"
+        if s.clipped {
+            svg += "<text x=\"\(f(left + s.plotW))\" y=\"\(f(top - 6))\" text-anchor=\"end\" fill=\"#d62728\">values above \(label(s.yMax)) ms clipped (max \(label(s.observedMax)) ms)</text>\n"
         }
-        svg += "<text x=\"\(f(left))\" y=\"\(f(height - 8))\" fill=\"#666\" font-size=\"10\">\(timeline.frames) frames in \(timeline.count) buckets of \(label(timeline.bucketSeconds * 1000)) ms</text>\n"
-        svg += "</svg>\n"
-        return svg
+        svg += "<text x=\"\(f(left))\" y=\"\(f(height - 8))\" fill=\"#666\" font-size=\"10\">\(s.timeline.frames) frames in \(s.timeline.count) buckets of \(label(s.timeline.bucketSeconds * 1000)) ms</text>\n"
     }
 
     /// 1, 2 or 5 × 10^k at or above `value`.

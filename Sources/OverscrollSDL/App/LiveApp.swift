@@ -28,43 +28,47 @@ public final class LiveApp {
         public init() {}
     }
 
-    private let session: Session
-    private let options: Options
+    let session: Session
+    let options: Options
     /// This run's report, for pruning the older runs once the first frame is shown.
     private let report: ReportWriter?
-    private var clock = LiveClock()
+    var clock = LiveClock()
     private let notifier: SystemdNotifier
     private let metrics: MetricsWriter?
     private let runWatch: RunWatch
     /// The stop watch of the opening, until `runWatch` takes over.
     private let opening: OpeningWatch
-    private var screen: ScreenFollower
-    private let native: NativeDisplay
+    var screen: ScreenFollower
+    let native: NativeDisplay
     /// The display's platform row: where input comes from, how a loss shows.
-    private let platform: Platform
+    let platform: Platform
     /// The console's devices read through libinput (SDL's console drivers read them badly
     /// and cannot sleep until input): also the loop's sleep there.
-    private let consoleInput: ConsoleInput?
+    let consoleInput: ConsoleInput?
     /// When SDL last pumped the display's events (monotonic seconds).
-    private var lastPump = -Double.infinity
+    var lastPump = -Double.infinity
     private var reload: ReloadSignal?
-    private let warn: (String) -> Void
+    let warn: (String) -> Void
     /// Keep drawing until then (monotonic seconds), though nothing moves: the window was
     /// just resized to a new screen and the server catches up over a few frames.
     private var redrawUntil = -Double.infinity
-    private var inputs: [TimedInput] = []
+    var inputs: [TimedInput] = []
     private var presentAverage = 0.0
     /// Deadlines for a display that does not block in present (`FramePacer`).
     private var pacer: FramePacer
     /// Monotonic time the oldest input handled this frame was drained.
-    private var oldestArrival: Double?
+    var oldestArrival: Double?
     /// The oldest admitted input's own time this frame (`FrameTiming.touchTime`).
-    private var oldestTouch: Double?
+    var oldestTouch: Double?
     /// The last presentation handed to the report (`hearPresentation`).
     private var lastHeardScanout = 0
     /// SDL's stamp of the last pump (`LiveClock` seconds): what the next pump reads happened
     /// after it. A sleep on input pumps as it waits, so waking moves it too.
-    private var previousPumpStamp = -Double.infinity
+    var previousPumpStamp = -Double.infinity
+    /// Frames shown so far (the number of the next).
+    private var frame = 0
+    /// When the last frame shown was presented (monotonic seconds).
+    private var lastPresent: Double?
 
     public init(settings: AppSettings, display displayOptions: Display.Options, options: Options,
                 warn: @escaping @Sendable (String) -> Void) throws(LaunchError) {
@@ -143,13 +147,8 @@ public final class LiveApp {
         let period = session.display.refreshPeriod
         var running = true
         var event = SDL_Event()
-        var frame = 0
-        var lastPresent: Double?
         /// The loop waited on input after a frame that showed nothing (`awaitInput`).
         var idled = false
-        // How many frames put the first picture on the screen (`Platform.firstFramePresents`:
-        // a swap chain may show a frame only when the next one is presented); READY=1 waits for the last.
-        let firstFrameShownBy = session.display.firstFramePresents
         metrics?.start()
         runWatch.start(native, loss: platform.loss)
         opening.handOver()
@@ -159,91 +158,18 @@ public final class LiveApp {
             oldestTouch = nil
             var slept = idled
             idled = false
-            if let lost = runWatch.lost { runWatch.lose(lost) }
-            if session.display.connectionBroken {
-                session.display.releaseScreen()
-                runWatch.lose(session.display.lossReason)
-            }
-            // The console's VT came back: its screen shows nothing of ours until drawn whole.
-            if session.display.serviceScreen() {
-                session.painter.invalidate()
-                redrawUntil = MonotonicClock.now() + 0.5
-            }
-            consoleInput?.follow(screenIsOurs: session.display.screenIsOurs)
-            // SIGTERM and the other stopping signals (SignalHandling): their handler set
-            // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
-            if SignalHandling.stopRequested != nil { running = false }
-            if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
-                redrawUntil = MonotonicClock.now() + 0.5
-            }
+            running = followScreen()
             // Settings a reload left are applied below, before this frame: never sleep on them.
             // A stop (above) is never slept on: this frame is the last.
             if running && session.isSettled && frame >= firstFrameShownBy && MonotonicClock.now() >= redrawUntil && reload?.isPending != true {
-                // Nothing moves and the still screen is drawn: sleep until input arrives,
-                // or until the model's next timer (a timed refresh, an idle reset). The
-                // timeout also keeps the watchdog fed and the screen size looked at; it
-                // draws nothing unless a timer is due.
-                // The last frame's flip first (within a refresh period): its touch-to-scanout
-                // is known before the sleep, and a touch in this wait could not be shown
-                // sooner anyway (no flip is queued while one is pending).
-                if lastHeardScanout < session.display.scanoutSequence {
-                    hearPresentation(waitingMs: Int32((pacer.period * 2000).rounded(.up)))
-                }
-                var timeout = min(1000, (notifier.watchdogInterval ?? 1) * 1000)
-                if let due = session.model.nextTimer {
-                    timeout = min(timeout, max(0, (clock.realTime(ofModel: due) - clock.now()) * 1000))
-                }
-                let woken = consoleInput?.wait(&event, timeoutMs: Int32(timeout.rounded(.up)))
-                    ?? (SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0)
-                if let lost = runWatch.lost { runWatch.lose(lost) }
-                if SignalHandling.stopRequested != nil { running = false }
-                if woken && running {
-                    running = handle(event)
-                } else {
-                    notifier.frame(now: MonotonicClock.now())
-                    // Nothing happened: sleep on, unless a timer is due, which needs a frame.
-                    guard let due = session.model.nextTimer, clock.realTime(ofModel: due) <= clock.now() else { continue }
-                }
-                clock.resume()
-                pacer.woke()
-                previousPumpStamp = (clock.now() * 1000).rounded(.down) / 1000
+                guard sleepOnInput(&event, running: &running) else { continue }
                 slept = true
             }
             // Taken after the sleep: the reload that woke the loop is shown by this frame.
-            var reloaded = false
-            if let reload, reload.isPending, let settings = reload.take() {
-                session.apply(settings, at: session.model.now, warn: warn)
-                if let metrics, let path = session.settings.metricsPath { metrics.retarget(to: path) }
-                reloaded = true
-            }
+            let reloaded = applyReload()
             let frameStart = MonotonicClock.now()
             let cpuStart = ProcessCPUClock.now()
-            // SDL reads the display only when it may have sent something, and at least
-            // four times a second: pumping is also where SDL turns SIGTERM into SDL_QUIT
-            // (a stop must take well under a second), and each pump costs some 30 µs of
-            // system calls that find nothing. Events other threads pushed (a finished
-            // refresh) are in SDL's queue already.
-            var pumpStamp: Double?
-            if frameStart - lastPump >= 0.25 || platform.input != .sdlQueueWhenSent || native.mayHaveInput() {
-                // SDL's stamp for what this pump reads: its millisecond or later (less one:
-                // SDL's tick count and the clock's counter may differ by a part of one).
-                pumpStamp = (clock.now() * 1000).rounded(.down) / 1000 - 0.001
-                SDL_PumpEvents()
-                lastPump = frameStart
-            }
-            while running && SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) > 0 {
-                running = handle(event)
-            }
-            // What the pump read has SDL's stamp of the pump, not times of its own (evdev on
-            // KMSDRM): spread it over the time since the previous pump, or a slow frame
-            // rate loses a flick's momentum (PumpedInputTimes).
-            if let pumpStamp {
-                PumpedInputTimes.spread(&inputs, pumpedAt: pumpStamp, previousPump: previousPumpStamp)
-                previousPumpStamp = pumpStamp
-            }
-            // The console's devices, each event at the kernel's time (after the spread,
-            // which is for SDL's pumped ones only).
-            if running, let consoleInput { running = takeDevices(consoleInput) }
+            running = readInput(&event, frameStart: frameStart, running: running)
             // Only now is the frame's model time known (a stall is cut out of it): place the
             // events, stamped on the real clock, inside this frame's span of model time.
             let frameTime = clock.frame()
@@ -251,10 +177,8 @@ public final class LiveApp {
             // (NTP, at last) or the stalls a slow frame cuts out of model time.
             if let drifted = clock.drifted(from: session.settings.wallClock) { session.wallClockChanged(to: drifted.clock, step: drifted.step) }
             for i in inputs.indices { inputs[i].time = clock.modelTime(ofStamp: inputs[i].time) }
-            let hadInput = !inputs.isEmpty
             var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart,
                                        presentNotBefore: pacer.presentNotBefore)
-            let presentDone = timing.presentDone
             if !reloaded && session.lastPainted == .nothing && frame >= firstFrameShownBy {
                 // Nothing new to show (woken by an event that changed nothing, a finger
                 // landing or held still): no frame was presented that anyone could see, so
@@ -262,46 +186,129 @@ public final class LiveApp {
                 // loop waits on input, woken at once: a landing's first motion is shown at
                 // the next vblank, not a period after an empty present
                 // (`overscroll-bench latency`). The wait is idle time, as a sleep is.
-                notifier.frame(now: presentDone)
+                notifier.frame(now: timing.presentDone)
                 awaitInput(seconds: period)
                 idled = true
                 continue
             }
-            presentAverage += (presentDone - timing.presentStart - presentAverage) * 0.1
-            pacer.presented(at: presentDone, work: timing.renderDone - frameStart, vsyncBlocks: vsyncPaces)
-            // After sleeping on input no frame was due, so that gap is not jank.
-            timing.frame = frame
-            timing.interval = slept || lastPresent == nil ? period : presentDone - lastPresent!
-            // The sleep is wall time all the same: the run's duration counts it as idle.
-            if slept, let lastPresent { timing.idleBefore = max(0, presentDone - lastPresent - period) }
-            timing.latency = oldestArrival.map { presentDone - $0 }
-            timing.touchTime = oldestTouch
-            lastPresent = presentDone
-            session.record(timing)
-            // The flip events that came (the frame before's, normally): late, and never waited for here.
-            hearPresentation(waitingMs: 0)
-            metrics?.record(timing, model: session.model)
-            if frame + 1 < firstFrameShownBy {
-                // The GPU path: the same picture once more, so the first one is on the screen.
-                session.painter.invalidate()
-            }
-            // A frame the screen refused (another program holds it) was not shown: no
-            // READY=1 for it; the loop ends at its next turn as for a lost display.
-            if frame + 1 == firstFrameShownBy, !session.display.connectionBroken {
-                notifier.ready(status: "showing \(session.model.rows.count) rows")
-                // Only a run that showed a frame counts as one: now the older runs beyond
-                // `report-keep` go (once; a start that failed removed nothing).
-                if let report { options.report?.settle(report) }
-                // A benchmark reads the monotonic stamp; people read the milliseconds.
-                let since = ProcessStart.secondsAgo().map { " \(Int(($0 * 1000).rounded())) ms after the process started," } ?? ""
-                options.verbose?("first frame shown\(since) at monotonic \(presentDone) s")
-            }
-            if reloaded { notifier.ready(status: "showing \(session.model.rows.count) rows (reloaded)") }
-            notifier.frame(now: presentDone)
-            frame += 1
+            record(&timing, frameStart: frameStart, slept: slept, reloaded: reloaded)
             // Sleep until the next frame is due, unless vsync already blocked in present.
             if !vsyncPaces, let start = pacer.nextStart { MonotonicClock.sleep(start - MonotonicClock.now()) }
         }
+        return finishRun()
+    }
+
+    /// How many frames put the first picture on the screen (`Platform.firstFramePresents`:
+    /// a swap chain may show a frame only when the next one is presented); READY=1 waits
+    /// for the last.
+    private var firstFrameShownBy: Int { session.display.firstFramePresents }
+
+    /// Before a frame: a display lost, the console's screen given back or taken, a stop
+    /// asked for, the screen resized. Returns false when this frame is the last.
+    private func followScreen() -> Bool {
+        var running = true
+        if let lost = runWatch.lost { runWatch.lose(lost) }
+        if session.display.connectionBroken {
+            session.display.releaseScreen()
+            runWatch.lose(session.display.lossReason)
+        }
+        // The console's VT came back: its screen shows nothing of ours until drawn whole.
+        if session.display.serviceScreen() {
+            session.painter.invalidate()
+            redrawUntil = MonotonicClock.now() + 0.5
+        }
+        consoleInput?.follow(screenIsOurs: session.display.screenIsOurs)
+        // SIGTERM and the other stopping signals (SignalHandling): their handler set
+        // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
+        if SignalHandling.stopRequested != nil { running = false }
+        if options.followScreen, screen.follow(session.display, now: MonotonicClock.now()) {
+            redrawUntil = MonotonicClock.now() + 0.5
+        }
+        return running
+    }
+
+    /// Nothing moves and the still screen is drawn: sleeps until input arrives, or until
+    /// the model's next timer (a timed refresh, an idle reset). The timeout also keeps the
+    /// watchdog fed and the screen size looked at; it draws nothing unless a timer is due.
+    /// Returns false to sleep on (nothing happened, no timer due).
+    private func sleepOnInput(_ event: inout SDL_Event, running: inout Bool) -> Bool {
+        // The last frame's flip first (within a refresh period): its touch-to-scanout
+        // is known before the sleep, and a touch in this wait could not be shown
+        // sooner anyway (no flip is queued while one is pending).
+        if lastHeardScanout < session.display.scanoutSequence {
+            hearPresentation(waitingMs: Int32((pacer.period * 2000).rounded(.up)))
+        }
+        var timeout = min(1000, (notifier.watchdogInterval ?? 1) * 1000)
+        if let due = session.model.nextTimer {
+            timeout = min(timeout, max(0, (clock.realTime(ofModel: due) - clock.now()) * 1000))
+        }
+        let woken = consoleInput?.wait(&event, timeoutMs: Int32(timeout.rounded(.up)))
+            ?? (SDL_WaitEventTimeout(&event, Int32(timeout.rounded(.up))) != 0)
+        if let lost = runWatch.lost { runWatch.lose(lost) }
+        if SignalHandling.stopRequested != nil { running = false }
+        if woken && running {
+            running = handle(event)
+        } else {
+            notifier.frame(now: MonotonicClock.now())
+            // Nothing happened: sleep on, unless a timer is due, which needs a frame.
+            guard let due = session.model.nextTimer, clock.realTime(ofModel: due) <= clock.now() else { return false }
+        }
+        clock.resume()
+        pacer.woke()
+        previousPumpStamp = (clock.now() * 1000).rounded(.down) / 1000
+        return true
+    }
+
+    /// Settings a reload left, applied; true when there were some.
+    private func applyReload() -> Bool {
+        guard let reload, reload.isPending, let settings = reload.take() else { return false }
+        session.apply(settings, at: session.model.now, warn: warn)
+        if let metrics, let path = session.settings.metricsPath { metrics.retarget(to: path) }
+        return true
+    }
+
+    /// A frame that was shown: its timing completed and recorded, the presentations heard,
+    /// and the first frame (or a reload's) told to systemd.
+    private func record(_ timing: inout FrameTiming, frameStart: Double, slept: Bool, reloaded: Bool) {
+        let period = session.display.refreshPeriod
+        let presentDone = timing.presentDone
+        presentAverage += (presentDone - timing.presentStart - presentAverage) * 0.1
+        pacer.presented(at: presentDone, work: timing.renderDone - frameStart, vsyncBlocks: vsyncPaces)
+        // After sleeping on input no frame was due, so that gap is not jank.
+        timing.frame = frame
+        timing.interval = slept || lastPresent == nil ? period : presentDone - lastPresent!
+        // The sleep is wall time all the same: the run's duration counts it as idle.
+        if slept, let lastPresent { timing.idleBefore = max(0, presentDone - lastPresent - period) }
+        timing.latency = oldestArrival.map { presentDone - $0 }
+        timing.touchTime = oldestTouch
+        lastPresent = presentDone
+        session.record(timing)
+        // The flip events that came (the frame before's, normally): late, and never waited for here.
+        hearPresentation(waitingMs: 0)
+        metrics?.record(timing, model: session.model)
+        if frame + 1 < firstFrameShownBy {
+            // The GPU path: the same picture once more, so the first one is on the screen.
+            session.painter.invalidate()
+        }
+        // A frame the screen refused (another program holds it) was not shown: no
+        // READY=1 for it; the loop ends at its next turn as for a lost display.
+        if frame + 1 == firstFrameShownBy, !session.display.connectionBroken {
+            notifier.ready(status: "showing \(session.model.rows.count) rows")
+            // Only a run that showed a frame counts as one: now the older runs beyond
+            // `report-keep` go (once; a start that failed removed nothing).
+            if let report { options.report?.settle(report) }
+            // A benchmark reads the monotonic stamp; people read the milliseconds.
+            let since = ProcessStart.secondsAgo().map { " \(Int(($0 * 1000).rounded())) ms after the process started," } ?? ""
+            options.verbose?("first frame shown\(since) at monotonic \(presentDone) s")
+        }
+        if reloaded { notifier.ready(status: "showing \(session.model.rows.count) rows (reloaded)") }
+        notifier.frame(now: presentDone)
+        frame += 1
+    }
+
+    /// After the loop: the loss said, the screen given back, the report and the metrics
+    /// written. Returns the report's error, if any.
+    private func finishRun() -> String? {
         // SDL ends the loop with SDL_QUIT when it finds the connection in error (Wayland's).
         let broken = platform.loss == .connectionError && native.connectionBroken
         if let lost = runWatch.lost ?? (broken ? "connection closed" : nil) { runWatch.lose(lost) }
@@ -335,18 +342,6 @@ public final class LiveApp {
     /// deadline: no two presents within three quarters of a period).
     private var vsyncPaces: Bool { presentAverage > pacer.period * 0.25 }
 
-    /// Waits at most `seconds` for input and leaves it for the next frame's pump: the
-    /// devices' events stay in libinput; an event of SDL's the wait took goes back.
-    private func awaitInput(seconds: Double) {
-        var event = SDL_Event()
-        let ms = Int32((seconds * 1000).rounded(.up))
-        if let consoleInput {
-            if consoleInput.wait(&event, timeoutMs: ms), event.type != 0 { SDL_PushEvent(&event) }
-        } else {
-            _ = SDL_WaitEventTimeout(nil, ms)
-        }
-    }
-
     /// Hands the report and the profiler the last presentation the display heard, once.
     /// Every one heard since the last call, oldest first: a path that hears each frame
     /// (Wayland's wp_presentation) may have answered for two commits at once; one that
@@ -358,61 +353,5 @@ public final class LiveApp {
             if let value = session.runRecord.presented(shown) { metrics?.recordTouchToScanout(value) }
             wait = 0
         }
-    }
-
-    /// Returns false when the app should quit.
-    private func handle(_ event: SDL_Event) -> Bool {
-        // What the console's devices send is read through libinput: SDL's copy goes.
-        if consoleInput != nil, ConsoleInput.readsAlso(event) { return true }
-        // Real seconds for now; `run` turns them into model time once the frame's is known.
-        let time = clock.stamp(of: event)
-        // The screen changed size: the window follows on the loop's next turn.
-        if screen.noticed(event) { return true }
-        // The window's pixels were lost (uncovered without a compositor): show them again.
-        if event.type == SDL_WINDOWEVENT.rawValue, event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue) {
-            session.painter.invalidate()
-        }
-        let output = session.translator.translate(event, windowSize: session.display.sizeInPoints,
-                                                  pointsPerUnit: session.display.pointsPerWindowUnit)
-        return take(output, at: time, deviceTime: nil, quit: event.type == SDL_QUIT.rawValue)
-    }
-
-    /// What the console's devices sent since the last frame; false when the app should quit.
-    private func takeDevices(_ input: ConsoleInput) -> Bool {
-        // The kernel's times (CLOCK_MONOTONIC) on this loop's clock: the two read together.
-        let offset = clock.now() - MonotonicClock.now()
-        var running = true
-        input.take(screen: session.display.sizeInPoints, pixelsPerPoint: session.display.pixelScale,
-                   describe: { warn($0.line(mouse: session.model.admits(.wheel(dy: 1)), keyboard: session.model.admits(.key(.down, [])))) }) { output, kernel in
-            if running { running = take(output, at: kernel + offset, deviceTime: kernel, quit: false) }
-        }
-        return running
-    }
-
-    /// One translated event at real time `time`; `quit`: SDL_QUIT (a signal, the window
-    /// closed), which always quits. Returns false when the app should quit.
-    private func take(_ output: InputTranslator.Output, at time: Double, deviceTime: Double?, quit: Bool) -> Bool {
-        switch output {
-        case .quit:
-            // SIGINT/SIGTERM and the window closing always quit; Esc only outside a kiosk,
-            // where only the service manager stops the app.
-            return options.kiosk && !quit
-        case .toggleHUD:
-            if !options.kiosk { session.hudVisible.toggle() }
-        case .input(let input):
-            if session.model.admits(input) {
-                let read = MonotonicClock.now()
-                if oldestArrival == nil { oldestArrival = read }
-                // The device's own stamp where libinput gave one (the kernel's); else the read.
-                let touched = deviceTime ?? read
-                oldestTouch = min(oldestTouch ?? touched, touched)
-            }
-            inputs.append(session.logical(TimedInput(time: time, event: input, deviceTime: deviceTime)))
-        case .windowChanged:
-            inputs.append(session.logical(session.windowChanged(at: time)))
-        case .ignored:
-            break
-        }
-        return true
     }
 }

@@ -183,36 +183,49 @@ public final class ReplayRunner {
             finished = driver.endFrame(model: session.model) || quit
                 || trace?.error != nil || SignalHandling.replayStopRequested != nil
             if options.checkpointInterval > 0, frame % options.checkpointInterval == 0 { options.checkpoint?(frame) }
-            // In a window a person is watching: show it at the speed it happens (the
-            // trace is the same, the virtual clock still steps exactly 1/fps).
-            if options.window {
-                let wait = shownFrom + driver.time - MonotonicClock.now()
-                if wait > 0 {
-                    MonotonicClock.sleep(wait)
-                }
-            }
-            // Real work (a refresh command) runs on the wall clock: while it runs, the
-            // virtual clock follows real time — each frame waits until real time has
-            // caught up with it — so its duration and timeout mean what they mean live.
-            if session.settings.refreshIsRealTime && session.model.refresh.isRefreshing {
-                let anchor = following ?? (real: MonotonicClock.now(), virtual: time)
-                following = anchor
-                let due = anchor.real + (driver.time - anchor.virtual)
-                let wait = due - MonotonicClock.now()
-                if wait > 0 {
-                    MonotonicClock.sleep(wait)
-                } else if -wait >= period {
-                    // Frames are slower than real time: skip ahead on the frame grid.
-                    driver.skip(frames: Int(-wait / period))
-                }
-            } else {
-                following = nil
+            pace(&driver, frameTime: time, shownFrom: shownFrom, following: &following)
+        }
+        let summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps),
+                              traceError: trace?.commit(), stoppedBy: SignalHandling.replayStopRequested,
+                              startupCPU: loopStart, loopCPU: ProcessCPUClock.now() - loopStart, framesCPU: framesCPU)
+        return finish(summary, fleet: fleet, monotonicStart: monotonicStart)
+    }
+
+    /// Waits, after a frame at `frameTime`, for when the next one is due in real time: in
+    /// a window, and while real work runs.
+    private func pace(_ driver: inout ReplayDriver, frameTime time: Double, shownFrom: Double,
+                      following: inout (real: Double, virtual: Double)?) {
+        let period = 1 / Double(options.fps)
+        // In a window a person is watching: show it at the speed it happens (the
+        // trace is the same, the virtual clock still steps exactly 1/fps).
+        if options.window {
+            let wait = shownFrom + driver.time - MonotonicClock.now()
+            if wait > 0 {
+                MonotonicClock.sleep(wait)
             }
         }
-        let traceError = trace?.commit()
-        var summary = Summary(frames: driver.frame, virtualSeconds: Double(driver.frame - 1) / Double(options.fps),
-                              traceError: traceError, stoppedBy: SignalHandling.replayStopRequested,
-                              startupCPU: loopStart, loopCPU: ProcessCPUClock.now() - loopStart, framesCPU: framesCPU)
+        // Real work (a refresh command) runs on the wall clock: while it runs, the
+        // virtual clock follows real time — each frame waits until real time has
+        // caught up with it — so its duration and timeout mean what they mean live.
+        if session.settings.refreshIsRealTime && session.model.refresh.isRefreshing {
+            let anchor = following ?? (real: MonotonicClock.now(), virtual: time)
+            following = anchor
+            let due = anchor.real + (driver.time - anchor.virtual)
+            let wait = due - MonotonicClock.now()
+            if wait > 0 {
+                MonotonicClock.sleep(wait)
+            } else if -wait >= period {
+                // Frames are slower than real time: skip ahead on the frame grid.
+                driver.skip(frames: Int(-wait / period))
+            }
+        } else {
+            following = nil
+        }
+    }
+
+    /// Writes the metrics and closes the session: the summary, with what could not be written.
+    private func finish(_ summary: Summary, fleet: FleetMetrics?, monotonicStart: Double) -> (summary: Summary, reportError: String?) {
+        var summary = summary
         if var fleet, let path = session.settings.metricsPath {
             fleet.logLinesDropped = options.logLinesDropped()
             fleet.startTime = WallTime.system.start(monotonicStart: monotonicStart)

@@ -105,21 +105,12 @@ public final class Display {
         // SDL starts (`SignalHandling.openingSDL`); unblocking them here let one sent in
         // those milliseconds end the process by its default action.
         pointerFollowsMouse = options.pointerFollowsMouse
-        if let driver = options.videoDriver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
-        // The window surface is plain memory (XShm on X11), never an OpenGL texture: on a
-        // machine without a GPU that texture is Mesa's llvmpipe, which costs more CPU than
-        // the drawing itself and 60 MiB of libLLVM.
-        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
-        // Touch and mouse are handled separately; never let SDL turn one into the other.
-        SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
-        SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
-        SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")
+        WindowOpening.setHints(videoDriver: options.videoDriver)
         // The program takes no text input, yet the input method SDL's X11 driver opens
         // would first parse the locale's Compose table (thousands of lines, 5–10 ms of
         // every start): an empty one while SDL starts, unless the operator chose a file.
-        let skipCompose = getenv("XCOMPOSEFILE") == nil
-        if skipCompose { setenv("XCOMPOSEFILE", "/dev/null", 1) }
-        defer { if skipCompose { unsetenv("XCOMPOSEFILE") } }
+        let compose = StartVariable("XCOMPOSEFILE", "/dev/null")
+        defer { compose.restore() }
         // A screen a presenter takes itself (the console's, without a GPU Mesa draws
         // with) is taken before SDL starts: SDL then starts for input only.
         var note: String?
@@ -131,160 +122,26 @@ public final class Display {
         // 1.3-11 s to end after its report was written, 0.7-1.4 s without it (load 22). The
         // renderer's few shaders compile in a moment; the operator's own setting wins. Set
         // before SDL starts: on KMSDRM, SDL starts Mesa (GBM, EGL) with the window, not the renderer.
-        let skipShaderCache = getenv("MESA_SHADER_CACHE_DISABLE") == nil
-        if skipShaderCache { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1) }
-        defer { if skipShaderCache { unsetenv("MESA_SHADER_CACHE_DISABLE") } }
-        guard SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
-            // SDL's words ("kmsdrm not available") say neither why nor the fix: the
-            // console's own reason goes with them.
-            var error = SDLError("cannot start SDL video")
-            if let note { error.description += "; the console: \(note)" }
-            throw error
-        }
-        // SDL's name for the driver it started, read once: its row is what is asked from here on.
-        let chosen = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
-        let platform = Platforms.row(for: chosen)
-        let asked = options.videoDriver ?? SDL_GetHint(SDL_HINT_VIDEODRIVER).map { String(cString: $0) }
-        // A window nobody can see is refused whether SDL fell back to it or it was asked
-        // for (SDL_VIDEODRIVER=offscreen): a kiosk running invisibly looks healthy to
-        // systemd while the screen stays dark. Headless work is `replay`'s, which does
-        // not require a visible display. A stand-in window (SDL's evdev driver, its dummy
-        // one with input) shows frames only through the screen prepared before SDL.
-        let shown = switch platform.window {
-        case .shown: true
-        case .standIn: prepared != nil
-        case .headless: false
-        }
-        if options.requireVisibleDisplay, !shown {
-            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            if let asked, platform.names(asked) {
-                throw SDLError(message: "SDL_VIDEODRIVER=\(chosen) shows no window; unset it (or set \(Platforms.shownNames)), or use 'overscroll replay' headless")
-            }
-            throw SDLError(message: "no display to open a window on (no X11, Wayland or KMSDRM found\(note.map { "; the console: \($0)" } ?? "")); set DISPLAY, run it on the console with SDL_VIDEODRIVER=kmsdrm, or use 'overscroll replay' headless")
-        }
-        var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
-        if options.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
-        // A prepared screen's window is its size (SDL's evdev driver has a stand-in display
-        // of 1024x768), so that touch (normalized) and the mouse map onto the screen.
-        if options.fullscreen && prepared == nil { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
-        // Where the row says (X11), the window is mapped only with its first frame ready (`present`).
-        revealOnPresent = !options.hidden && platform.revealsOnFirstPresent
-        flags |= options.hidden || revealOnPresent ? SDL_WINDOW_HIDDEN.rawValue : SDL_WINDOW_SHOWN.rawValue
-        let displays = SDL_GetNumVideoDisplays()
-        guard options.displayIndex == 0 || options.displayIndex < displays else {
-            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            throw SDLError(message: "display \(options.displayIndex) does not exist (this machine has \(displays)); pass --display 0…\(max(0, displays - 1))")
-        }
-        // Before the window: its size in pixels is the size in points times the scale.
-        let scale = options.scale.map { DisplayScale(factor: $0, origin: options.scaleOrigin) } ?? prepared?.scale
-            ?? DisplayScale.measure(displayIndex: Int32(options.displayIndex), platform: platform, videoDriver: chosen)
-        var x = CSDL_WindowPosCenteredDisplay(Int32(options.displayIndex)), y = x
-        var width = Int32((Double(options.width) * scale.factor).rounded())
-        var height = Int32((Double(options.height) * scale.factor).rounded())
-        var bounds = SDL_Rect()
-        if let prepared {
-            (width, height) = (prepared.width, prepared.height)
-        } else if options.fullscreen, SDL_GetDisplayBounds(Int32(options.displayIndex), &bounds) == 0 {
-            // Also cover the display ourselves: under a bare X server (a kiosk started
-            // with xinit) there is no window manager to honour the fullscreen request.
-            (x, y, width, height) = (bounds.x, bounds.y, bounds.w, bounds.h)
-            flags |= SDL_WINDOW_BORDERLESS.rawValue
-        }
-        do { try RenderLimits.checkMemory(width: Int(width), height: Int(height)) } catch {
-            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            throw error
-        }
-        // The CPU path on Wayland: a window without OpenGL, so Mesa is never loaded. SDL 2
-        // loads it for every window not made for Vulkan: the window is made for Vulkan
-        // with a stand-in loader (GLFreeWindow). SDL 3 under sdl2-compat loads OpenGL only
-        // for a window made for it: no stand-in there.
+        let shaderCache = StartVariable("MESA_SHADER_CACHE_DISABLE", "true")
+        defer { shaderCache.restore() }
+        let (chosen, platform, asked) = try WindowOpening.startVideo(options, prepared: prepared, note: note)
+        let placement = try WindowOpening.Placement(options, platform: platform, chosen: chosen, prepared: prepared)
+        revealOnPresent = placement.revealOnPresent
         let sdl = SDLBuild.current()
         // What --renderer (or SDL_RENDER_DRIVER) asks, decided once for the window and the presenter.
         let askedPath = PresenterTable.Asked.current(options.renderer)
-        let withoutGL = PresenterTable.drawsWithoutGL(platform, asked: askedPath)
-        var standIn = SDLTrick.State.notApplied(withoutGL ? "" : "not the CPU path on Wayland")
-        var glFree: GLFreeWindow?
-        if withoutGL {
-            if sdl.sdl3 != nil {
-                standIn = .notApplied("\(sdl.description) makes a window without OpenGL by itself")
-            } else {
-                var why = ""
-                glFree = GLFreeWindow(why: &why)
-                if glFree == nil { standIn = .failed("no stand-in (\(why)): the window loads OpenGL") }
-            }
-        }
-        var made = SDL_CreateWindow(options.title, x, y, width, height, flags | (glFree?.flag ?? 0))
-        if made == nil, let refused = glFree {
-            // A window SDL refuses with the stand-in (another SDL, a Vulkan check of its
-            // own) is made again without it: with OpenGL, but made.
-            let error = SDL_GetError().map { String(cString: $0) } ?? "unknown error"
-            refused.release()
-            glFree = nil
-            standIn = .failed("SDL refused the window made with it (\(error)); made again without it, with OpenGL")
-            made = SDL_CreateWindow(options.title, x, y, width, height, flags)
-        }
-        guard let window = made else {
-            let error = SDLError("cannot open a window")
-            glFree?.release()
-            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            throw error
-        }
-        // Whether it took effect: no OpenGL library loaded by the window.
-        let loaded = SDLTrick.graphicsLibrariesLoaded()
-        if withoutGL {
-            switch (glFree != nil, loaded.isEmpty) {
-            case (true, true):
-                standIn = .inEffect("SDL made the window with it (\(sdl.description)); no OpenGL library is loaded")
-            case (true, false):
-                standIn = .failed("SDL made the window with it, yet loaded \(loaded.joined(separator: ", "))")
-            case (false, _):
-                if case .notApplied(let why) = standIn {
-                    standIn = .notApplied(why + (loaded.isEmpty ? "; no OpenGL library is loaded"
-                                                                 : ", yet it loaded \(loaded.joined(separator: ", "))"))
-                }
-            }
-        }
-        let presenter: any Presenter
-        do {
-            if let made = options.presenter?(window) {
-                presenter = made
-            } else {
-                let request = PresenterRequest(window: window, platform: platform, videoDriver: chosen, vsync: options.vsync,
-                                               prepared: prepared)
-                presenter = try PresenterTable.choose(request, asked: askedPath)
-            }
-        } catch {
-            SDL_DestroyWindow(window)
-            glFree?.release()
-            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            throw error
-        }
+        let made = try WindowOpening.makeWindow(title: options.title, placement,
+                                                withoutGL: PresenterTable.drawsWithoutGL(platform, asked: askedPath), sdl: sdl)
+        let request = PresenterRequest(window: made.window, platform: platform, videoDriver: chosen, vsync: options.vsync,
+                                       prepared: prepared)
+        let presenter = try WindowOpening.presenter(for: made, options, request: request, asked: askedPath, placement: placement)
         let renderer = presenter.renderer
         path = presenter.path
-        var outputW: Int32 = 0, outputH: Int32 = 0
-        SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
-        // A compositor that scales windows itself (a Wayland output of scale 2) gives more
-        // pixels than window units: the window shrinks by that much, so a point is still
-        // `scale` pixels, not `scale` times the compositor's.
-        var unitsW: Int32 = 0, unitsH: Int32 = 0
-        SDL_GetWindowSize(window, &unitsW, &unitsH)
-        if !options.fullscreen, unitsW > 0, outputW > unitsW {
-            let density = Double(outputW) / Double(unitsW)
-            SDL_SetWindowSize(window, Int32((Double(width) / density).rounded()), Int32((Double(height) / density).rounded()))
-            SDL_GetRendererOutputSize(renderer, &outputW, &outputH)
-        }
-        do { try RenderLimits.checkRenderer(renderer, width: outputW, height: outputH) } catch {
-            _ = consume presenter
-            SDL_DestroyWindow(window)
-            glFree?.release()
-            SDL_QuitSubSystem(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
-            throw error
-        }
-        self.window = window
+        self.window = made.window
         self.renderer = renderer
         shownBy = presenter
-        self.glFree = glFree
-        self.scale = scale
+        self.glFree = made.glFree
+        self.scale = placement.scale
         videoDriver = chosen.isEmpty ? "unknown" : chosen
         self.platform = platform
         platformLine = Platforms.why(platform, sdlName: videoDriver, asked: asked, prepared: prepared != nil)
@@ -297,11 +154,11 @@ public final class Display {
         pathReason = options.pathReason ?? presenter.reason
         if let note { pathReason += "; the console: \(note)" }
         let damageCut = presenter.frameDamageCut ?? .notApplied("not the CPU path on Wayland")
-        tricks = [SDLTrick(kind: .standInVulkanLoader, state: standIn), SDLTrick(kind: .frameDamageCut, state: damageCut)]
+        tricks = [SDLTrick(kind: .standInVulkanLoader, state: made.standIn), SDLTrick(kind: .frameDamageCut, state: damageCut)]
         if presenter.frameDamageCut != nil {
-            pathReason += loaded.isEmpty ? "; the window is made without OpenGL" : "; the window loaded OpenGL"
+            pathReason += made.loaded.isEmpty ? "; the window is made without OpenGL" : "; the window loaded OpenGL"
             // What each trick did, in a word (--verbose says more): the report keeps it.
-            pathReason += "; on \(sdl.description): stand-in Vulkan loader \(Self.word(standIn)), SDL's frame-callback damage cut \(Self.word(damageCut))"
+            pathReason += "; on \(sdl.description): stand-in Vulkan loader \(Self.word(made.standIn)), SDL's frame-callback damage cut \(Self.word(damageCut))"
         }
         var why = ""
         listRing = presenter.makeListRing(why: &why)
