@@ -138,7 +138,7 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: (trace as NSString).deletingLastPathComponent).isEmpty)
     }
 
-    /// A lone CR is not a TOML line end (HostileRoundThreeTests, issue 41 item 3).
+    /// A lone CR is not a TOML line end (ConfigRefusalTests, issue 41 item 3).
     @Test(arguments: ["\r\n"])
     func configErrorsNameTheRightLineWhateverTheLineEnds(ending: String) throws {
         let config = try CLI.write(["# kiosk", "flash = true", "", "bogus = 1", ""].joined(separator: ending), to: "c.toml")

@@ -9,6 +9,8 @@ import Glibc
 /// network mount, made exact by a preloaded `read`). Each is refused in words; a running
 /// window keeps its rows and still stops on SIGTERM.
 @Suite struct InputLimitsTests {
+    static let script = "Assets/gestures/pull-to-refresh.txt"
+
     func isWhole(_ report: String) -> Bool {
         ["frames.csv", "summary.json", "trace.json", "frames.svg"].allSatisfy {
             FileManager.default.fileExists(atPath: report + "/" + $0)
@@ -85,7 +87,7 @@ import Glibc
     /// characters in the line; its directory's name shows).
     func replayWithStalled(_ flag: String, _ path: String) throws -> (status: Int32, line: Substring, stderr: String) {
         let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
-        let r = try CLI.run(["replay", HostileRoundTwoTests.script, flag, path, "--no-sound"],
+        let r = try CLI.run(["replay", Self.script, flag, path, "--no-sound"],
                             environment: ["LD_PRELOAD": library])
         return (r.status, r.stderr.split(separator: "\n").first { $0.contains("stalled-mount") } ?? "", r.stderr)
     }
@@ -108,7 +110,7 @@ import Glibc
     @Test func aConfigThatStallsIsRefusedAtStartWith66NamingIt() throws {
         let library = try #require(Preload.stalledMount, "a C compiler (cc) is needed to build the preloaded library")
         let config = try stalledFile("kiosk.toml", "flash = false\n")
-        let r = try CLI.run(["replay", HostileRoundTwoTests.script, "--config", config, "--no-sound"],
+        let r = try CLI.run(["replay", Self.script, "--config", config, "--no-sound"],
                             environment: ["LD_PRELOAD": library])
         #expect(r.status == 66)
         #expect(r.stderr.contains("config file") && r.stderr.contains("stalled-mount") && r.stderr.contains("no answer within"),

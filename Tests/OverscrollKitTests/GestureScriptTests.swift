@@ -52,6 +52,13 @@ import Testing
         #expect(player.timeline[3].event == .pointerMove(PointerID(1), x: 0, y: 100))
         #expect(player.timeline[1].event == .pointerMove(PointerID(1), x: 0, y: 40))
     }
+
+    /// Durations past an hour are a script error, not a crash.
+    @Test func absurdDurationsAreAScriptErrorNotACrash() {
+        #expect(throws: GestureScript.ParseError.self) { try GestureScript(parsing: "down 0 0\nmove 0 1 99999999s") }
+        #expect(throws: GestureScript.ParseError.self) { try GestureScript(parsing: "wait 2h") }
+        #expect(throws: GestureScript.ParseError.self) { try GestureScript(parsing: "wait 3601s") }
+    }
 }
 
 @Suite struct CSVRowBufferTests {

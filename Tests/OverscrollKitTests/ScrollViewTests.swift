@@ -141,4 +141,18 @@ import Testing
         s.advance(to: 5)
         #expect(s.offset == 0)
     }
+
+    /// A wheel notch while the list bounces back from a pull moves it smoothly.
+    @Test func aWheelNotchDuringABounceDoesNotJump() throws {
+        let samples = try replay("""
+            down 240 150
+            move 240 300 300ms
+            up
+            wait 50ms
+            wheel 1
+            wait 2s
+            """, fps: 60)
+        let moves = zip(samples.dropFirst(), samples).map { abs($0.offset - $1.offset) }
+        #expect(moves.allSatisfy { $0 < 15 }, "\(moves.max()!)")
+    }
 }

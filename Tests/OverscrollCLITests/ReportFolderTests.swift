@@ -4,9 +4,10 @@ import Testing
 import Glibc
 #endif
 
-/// The fourth hostile round (issue 52), on the built program: each test names the item of
-/// the issue it is, failed on the main of its filing (2c33bc5) and passes now.
-@Suite struct HostileRoundFourTests {
+/// A run's report folder as a kiosk needs it: one that cannot be made keeps no screen dark,
+/// failed starts and restarts keep every complete report, and a path or a permission that
+/// stops it is said whole, with its reason, before anything runs.
+@Suite struct ReportFolderTests {
     static let script = "Assets/gestures/pull-to-refresh.txt"
 
     func directory() throws -> String {
@@ -21,6 +22,10 @@ import Glibc
         }
     }
 
+    func frames(_ report: String) -> Int {
+        ((try? String(contentsOfFile: report + "/frames.csv", encoding: .utf8))?.split(separator: "\n").count ?? 1) - 1
+    }
+
     func listing(_ dir: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
     }
@@ -33,9 +38,7 @@ import Glibc
                            environment: ["HOME": "/nonexistent"], through: setpriv)
     }
 
-    // MARK: Item 1: a report that cannot be written keeps no screen dark
-
-    /// Item 1: a report folder that cannot be made was exit 73 before any window, so
+    /// Issue 52 item 1: a report folder that cannot be made was exit 73 before any window, so
     /// systemd restarted the kiosk every 2 s on a dark screen. Now one warning naming the
     /// path and the reason, and the window shows its frames; a stop ends it with 0.
     @Test(arguments: [true, false])
@@ -62,7 +65,7 @@ import Glibc
         #expect(text.contains("overscroll_frames_total ") && !text.contains("overscroll_frames_total 0\n"), "\(text)")
     }
 
-    /// Item 1 (and issue 47): `check-config` says the run's warning beforehand, with the
+    /// Issue 52 item 1 (and issue 47): `check-config` says the run's warning beforehand, with the
     /// folders' parents made as the run would: a parent that is a file, a folder the
     /// user may not write, a path past PATH_MAX. Exit 0: the window would start.
     @Test func checkConfigGivesTheRunsWarningForAReportItCannotWrite() throws {
@@ -99,9 +102,7 @@ import Glibc
         #expect(listing(fresh).isEmpty && FileManager.default.fileExists(atPath: fresh), "nothing but the folder is left: \(listing(fresh))")
     }
 
-    // MARK: Item 2: failed starts keep every complete report
-
-    /// Item 2: each start that failed before its first frame left an empty numbered run,
+    /// Issue 52 item 2: each start that failed before its first frame left an empty numbered run,
     /// and those counted toward `report-keep`: ten restarts deleted both complete reports.
     /// Twenty failed starts (no display, a bad font) now leave the folder as it was.
     @Test func twentyFailedStartsKeepEveryCompleteReport() throws {
@@ -126,24 +127,32 @@ import Glibc
         for name in complete { #expect(isWhole(reports + "/" + name), "\(name)") }
     }
 
-    // MARK: Item 5: periodic work has a lower bound
-
-    /// Item 5: `refresh-every = "10ms"` (a slip for "10m") was taken: the command ran twice
-    /// a second. Now refused, the bound named, as every other bad value is.
-    @Test func aRefreshEveryUnderASecondIsRefusedWithTheBoundNamed() throws {
-        let flag = try CLI.run(["replay", Self.script, "--refresh-every", "10ms"])
-        #expect(flag.status == 64 && flag.stderr.contains("--refresh-every 10ms is out of range: it must be a duration of at least 1s"), "\(flag.stderr)")
-        let dir = try directory()
-        let config = dir + "/kiosk.toml"
-        try "\nrefresh-every = \"10ms\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let file = try CLI.run(["check-config", config])
-        #expect(file.status == 78 && file.stderr.contains("\(config):2:") && file.stderr.contains("at least 1s"), "\(file.stderr)")
-        #expect(try CLI.run(["replay", Self.script, "--refresh-every", "1s"]).status == 0)
+    @Test func aServiceStartedTwiceOnOneConfiguredReportDirectoryWritesTwoWholeReports() throws {
+        let server = try #require(try XServer())
+        let dir = CLI.temporaryPath("reports")
+        let config = try CLI.write("report = \"\(dir)\"\nreport-keep = 2\n", to: "kiosk.toml")
+        for run in 0..<3 {
+            let app = try LiveApp(["--kiosk", "--no-sound", "--config", config], on: server)
+            // This run's own subdirectory has frames (not an earlier run's).
+            #expect(poll { (try? FileManager.default.contentsOfDirectory(atPath: dir))?.filter { frames(dir + "/" + $0) > 0 }.count ?? 0 > min(run, 1) })
+            Thread.sleep(forTimeInterval: 1.1)   // runs are named by their start second
+            app.signal(SIGTERM)
+            #expect(app.waitForExit(timeout: 10) == 0)
+        }
+        let runs = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(runs.count == 2, "report-keep = 2: \(runs)")
+        for run in runs { #expect(isWhole(dir + "/" + run), "\(run) is not whole") }
     }
 
-    // MARK: Item 6: a path is shown whole, and a path too long is refused first
+    @Test func reportOnTheCommandLineStillRefusesADirectoryThatHoldsOne() throws {
+        let report = CLI.temporaryPath("report")
+        #expect(try CLI.run(["replay", Self.script, "--report", report]).status == 0)
+        let again = try CLI.run(["replay", Self.script, "--report", report])
+        #expect(again.status == 73)
+        #expect(again.stderr.contains("already holds a report"))
+    }
 
-    /// Item 6: a report path near PATH_MAX was accepted, the whole run played, then it
+    /// Issue 52 item 6: a report path near PATH_MAX was accepted, the whole run played, then it
     /// exited 74 without summary.json. Now refused before the run (73), nothing made.
     @Test func aReportPathPastPathMaxIsRefusedBeforeTheRun() throws {
         let dir = try directory()
@@ -157,7 +166,7 @@ import Glibc
         #expect(listing(dir).isEmpty, "the run made \(listing(dir))")
     }
 
-    /// Item 6: the message cut the path to 80 characters, so it named no file.
+    /// Issue 52 item 6: the message cut the path to 80 characters, so it named no file.
     @Test func aLongReportPathIsShownWholeWithTheReason() throws {
         let dir = try directory()
         try "x".write(toFile: dir + "/file", atomically: true, encoding: .utf8)
@@ -167,9 +176,26 @@ import Glibc
         #expect(r.stderr.contains(dir + "/file/" + String(repeating: "r", count: 200) + "/\\u{1B}[31mred") && r.stderr.contains("Not a directory"), "\(r.stderr)")
     }
 
-    // MARK: Item 7: a report the user may not read says so
+    /// Issue 52 (item 6) reversed the cut to 80 characters: a cut path named no file.
+    @Test func aLongReportPathIsShownWholeOnOneLine() throws {
+        let file = try CLI.write("x", to: "file")
+        let long = file + "/" + String(repeating: "r", count: 5000)
+        let r = try CLI.run(["replay", Self.script, "--report", long])
+        #expect(r.status == 73)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(long), "\(r.stderr.prefix(120))")
+    }
 
-    /// Item 7: as a user who cannot enter the run's folder (the kiosk's state directory is
+    /// Issue 41 item 11: `--report /proc/nope` said "No such file or directory" (mkdir's word on
+    /// procfs) and no fix.
+    @Test func aReportWhereNoFileCanBeMadeSaysWhyAndTheFix() throws {
+        let r = try CLI.run(["replay", "Assets/gestures/drag.txt", "--report", "/proc/nope"])
+        #expect(r.status == 73)
+        #expect(r.stderr.contains("/proc/nope: /proc is on the kernel's proc filesystem, where no files can be made; pass a writable new or empty directory"), "\(r.stderr)")
+        #expect(!r.stderr.contains("No such file"))
+    }
+
+    /// Issue 52 item 7: as a user who cannot enter the run's folder (the kiosk's state directory is
     /// 0750), `report` said "no such directory" or "it has no summary.json".
     @Test func aReportTheUserMayNotEnterIsPermissionDeniedWithItsPath() throws {
         let dir = try directory()
@@ -186,5 +212,23 @@ import Glibc
         #expect(chmod(run + "/summary.json", 0o600) == 0)
         let unreadable = try asUnprivileged(["report", run])
         #expect(unreadable.status == 66 && unreadable.stderr.contains("cannot read \(run)/summary.json: Permission denied"), "\(unreadable.stderr)")
+    }
+
+    /// Issue 41 item 11: `report-keep = 0` was refused as "points above 0 and below the window's
+    /// height", 2.7 was accepted, the maximum was 16383.
+    @Test func reportKeepHasItsOwnBoundsAndWords() throws {
+        let words = "a whole number of runs from 1 to 1000 (the run being written is one)"
+        for (value, what) in [("0", "is out of range"), ("2.7", "is not valid"), ("1001", "is out of range")] {
+            let r = try CLI.run(["--report-keep", value])
+            #expect(r.status == 64 && r.stderr.hasPrefix("Error: --report-keep \(value) \(what): it must be \(words)"), "\(r.stderr)")
+        }
+        for value in ["0", "2.7", "16383", "\"30\""] {
+            let config = try CLI.write("report-keep = \(value)\n", to: "keep.toml")
+            let r = try CLI.run(["check-config", config])
+            #expect(r.status == 78 && r.stderr.contains(":1: 'report-keep' must be \(words), not \(value)"), "\(r.stderr)")
+        }
+        let config = try CLI.write("report-keep = 1000\n", to: "keep.toml")
+        let r = try CLI.run(["check-config", config])
+        #expect(r.status == 0 && r.stdout.contains("\nreport-keep = 1000 "), "\(r.stderr)")
     }
 }
