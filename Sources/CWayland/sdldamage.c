@@ -3,8 +3,8 @@
 // surface_damage_frame_done: a workaround for EGL swaps without damage). On the CPU path
 // we commit the window's surface ourselves with exact damage, so that whole-surface
 // damage rode in every other commit of ours and made the compositor repaint the whole
-// output for a turning spinner: cage spent 1.50 s where it spent 0.98 s without it (a
-// preload experiment, bench-wayland's replay), more than on the GL path (1.58 s).
+// output for a turning spinner, costing cage more CPU than the GL path did (the figures:
+// docs/performance.md, "Figures behind the code's comments").
 //
 // The request cannot be withdrawn once SDL sends it, but the chain can be cut: libSDL2
 // calls libwayland-client through its PLT, so this program defines wl_proxy_add_listener

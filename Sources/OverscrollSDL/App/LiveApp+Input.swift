@@ -11,9 +11,9 @@ extension LiveApp {
         var running = running
         // SDL reads the display only when it may have sent something, and at least
         // four times a second: pumping is also where SDL turns SIGTERM into SDL_QUIT
-        // (a stop must take well under a second), and each pump costs some 30 µs of
-        // system calls that find nothing. Events other threads pushed (a finished
-        // refresh) are in SDL's queue already.
+        // (a stop must take well under a second), and a pump that finds nothing still
+        // costs system calls (docs/performance.md, "Figures behind the code's comments").
+        // Events other threads pushed (a finished refresh) are in SDL's queue already.
         var pumpStamp: Double?
         if frameStart - lastPump >= 0.25 || platform.input != .sdlQueueWhenSent || native.mayHaveInput() {
             // SDL's stamp for what this pump reads: its millisecond or later (less one:

@@ -107,8 +107,9 @@ public final class Display {
         pointerFollowsMouse = options.pointerFollowsMouse
         WindowOpening.setHints(videoDriver: options.videoDriver)
         // The program takes no text input, yet the input method SDL's X11 driver opens
-        // would first parse the locale's Compose table (thousands of lines, 5–10 ms of
-        // every start): an empty one while SDL starts, unless the operator chose a file.
+        // would first parse the locale's Compose table (thousands of lines, a cost to every
+        // start: docs/performance.md, "Figures behind the code's comments"): an empty one
+        // while SDL starts, unless the operator chose a file.
         let compose = StartVariable("XCOMPOSEFILE", "/dev/null")
         defer { compose.restore() }
         // A screen a presenter takes itself (the console's, without a GPU Mesa draws
@@ -117,11 +118,11 @@ public final class Display {
         let prepared = options.requireVisibleDisplay
             ? try Platforms.prepare(choice: options.renderer, videoDriver: options.videoDriver, output: options.output, note: &note) : nil
         // Mesa's shader cache writes from a thread of its own at the lowest priority
-        // (SCHED_BATCH, nice 19). Whichever thread of a process exits last tears its memory
-        // down, and on a busy machine that was this one: a run whose compositor died took
-        // 1.3-11 s to end after its report was written, 0.7-1.4 s without it (load 22). The
+        // (SCHED_BATCH, nice 19), and whichever thread of a process exits last tears its
+        // memory down: on a busy machine a run whose compositor died was seconds slower to
+        // end with it (docs/performance.md, "Figures behind the code's comments"). The
         // renderer's few shaders compile in a moment; the operator's own setting wins. Set
-        // before SDL starts: on KMSDRM, SDL starts Mesa (GBM, EGL) with the window, not the renderer.
+        // before SDL starts: on KMSDRM, SDL starts Mesa (GBM, EGL) with the window.
         let shaderCache = StartVariable("MESA_SHADER_CACHE_DISABLE", "true")
         defer { shaderCache.restore() }
         let (chosen, platform, asked) = try WindowOpening.startVideo(options, prepared: prepared, note: note)
