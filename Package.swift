@@ -36,6 +36,8 @@ let package = Package(
                 .brew(["sdl2", "sdl2_ttf", "fontconfig", "fribidi", "harfbuzz"]),
             ]
         ),
+        // How the C targets say why they failed (`ovs_fail`: one line into the caller's buffer).
+        .target(name: "CFailure"),
         // The refresh command's supervisor (fork, PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER):
         // C, because the code between fork() and exec must not touch Swift's runtime.
         .target(name: "CSupervisor"),
@@ -43,29 +45,31 @@ let package = Package(
         // because Xlib's types clash with Swift's names. libX11 and libXext are linked:
         // Debian's libSDL2 links both, so they are loaded in every run anyway and there is
         // one copy, the one SDL's window uses (libx11-dev, libxext-dev: libsdl2-dev brings them).
-        .target(name: "CXShm", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]),
+        .target(name: "CXShm", dependencies: ["CFailure"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]),
         // Frames on a Wayland surface from wl_shm buffers of our own (the CPU path on
         // Wayland): C, for libwayland-client's varargs requests and listener tables. Linked:
         // Debian's libSDL2 links it too (so does SDL 3 under sdl2-compat), so it is loaded
         // in every run, Wayland or not, and there is one copy, the one SDL's window lives in
         // (libwayland-dev: libsdl2-dev brings it).
-        .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .target(name: "CWayland", dependencies: ["CFailure"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // libdrm (Debian's libdrm-dev), for CDRM.
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // The console's CPU path: DRM dumb buffers page-flipped by the program itself
         // (no GBM, EGL or Mesa), the virtual terminal's switches, and the facts the
         // choice between it and OpenGL is made from. C, for libdrm's structs and ioctls.
-        .target(name: "CDRM", dependencies: ["CLibDRM"]),
+        .target(name: "CDRM", dependencies: ["CLibDRM", "CFailure"]),
         // The console's input through libinput over udev (Debian's libinput-dev,
         // libudev-dev): touch panels of every kind, pointers scaled to the screen, the
         // kernel's event times, hot-plug. C, so Swift sees only flattened values.
-        .target(name: "CInput", linkerSettings: [.linkedLibrary("input"), .linkedLibrary("udev")]),
+        .target(name: "CInput", dependencies: ["CFailure"], linkerSettings: [.linkedLibrary("input"), .linkedLibrary("udev")]),
         // Thread naming and a join with a time limit: glibc declares them only under
         // _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CWorker"),
-        // argc/argv as the process received them, captured in `.preinit_array` (the
-        // Swift runtime's own guess fails under a setenv() before main, or without /proc).
-        .target(name: "CProcessArguments"),
+        // What runs at the process's start, in `.preinit_array`, before any library's
+        // initialiser: argc/argv captured as the process received them (the Swift runtime's
+        // own guess fails under a setenv() before main, or without /proc), and the signals
+        // that come before main kept for SignalHandling (early_signals.c).
+        .target(name: "CProcessStart"),
         // `Worker`: the one way the program starts a thread (named, joined, stopped), and
         // `Locked`, the lock its threads share values behind.
         .target(name: "Workers", dependencies: ["CWorker"]),
@@ -86,7 +90,7 @@ let package = Package(
         .target(name: "RowSources", dependencies: ["OverscrollKit", "CSupervisor", "Workers"]),
         // The SDL edge: display, the one frame function and the live and replay loops
         // around it, input translation, painter (draws a Scene), text, sound.
-        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "CDRM", "CInput", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
+        .target(name: "OverscrollSDL", dependencies: ["CSDL", "CXShm", "CWayland", "CDRM", "CInput", "CProcessStart", "OverscrollKit", "FrameReports", "RowSources", "Workers"]),
         // `overscroll`: blocks every signal and execs overscroll-app. C with no Swift in it:
         // `-nostartfiles` leaves out Swift's image registration (swiftrt.o), which would pull
         // the whole runtime into a static program.
@@ -100,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "OverscrollApp",
             dependencies: [
-                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers", "CProcessArguments", "ConfigReader",
+                "OverscrollKit", "OverscrollSDL", "FrameReports", "RowSources", "Workers", "CProcessStart", "ConfigReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=wl_proxy_add_listener"])]

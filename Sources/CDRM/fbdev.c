@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #include "fbdev.h"
+#include "failure.h"
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,15 +37,6 @@ struct ovs_fb {
     long commits, pans, copied;
 };
 
-static void fail(char *why, int why_size, const char *format, ...) __attribute__((format(printf, 3, 4)));
-static void fail(char *why, int why_size, const char *format, ...) {
-    if (!why || why_size <= 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(why, (size_t)why_size, format, args);
-    va_end(args);
-}
-
 static int kernel_ioctl(void *context, int fd, unsigned long request, void *argument) {
     (void)context;
     return ioctl(fd, request, argument);
@@ -70,7 +61,7 @@ static void describe_format(const struct fb_var_screeninfo *v, const struct fb_f
 ovs_fb *ovs_fb_open(const char *path, ovs_fb_ioctl_fn ioctl_fn, void *context, char *why, int why_size) {
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
-        fail(why, why_size, "cannot open %s: %s", path, strerror(errno));
+        ovs_fail(why, why_size, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     if (!ioctl_fn) ioctl_fn = kernel_ioctl;
@@ -79,7 +70,7 @@ ovs_fb *ovs_fb_open(const char *path, ovs_fb_ioctl_fn ioctl_fn, void *context, c
     memset(&var, 0, sizeof var);
     memset(&fix, 0, sizeof fix);
     if (ioctl_fn(context, fd, FBIOGET_VSCREENINFO, &var) != 0 || ioctl_fn(context, fd, FBIOGET_FSCREENINFO, &fix) != 0) {
-        fail(why, why_size, "%s is not a framebuffer device (%s)", path, strerror(errno));
+        ovs_fail(why, why_size, "%s is not a framebuffer device (%s)", path, strerror(errno));
         close(fd);
         return NULL;
     }
@@ -89,7 +80,7 @@ ovs_fb *ovs_fb_open(const char *path, ovs_fb_ioctl_fn ioctl_fn, void *context, c
     if (!is_xrgb8888(&var, &fix)) {
         char format[160];
         describe_format(&var, &fix, format, sizeof format);
-        fail(why, why_size, "%s (%s) is %s; only 32 bpp XRGB8888 is drawn: set a 32-bit mode (video=efifb or vga= on the kernel line, or fbset -depth 32)",
+        ovs_fail(why, why_size, "%s (%s) is %s; only 32 bpp XRGB8888 is drawn: set a 32-bit mode (video=efifb or vga= on the kernel line, or fbset -depth 32)",
              path, id, format);
         close(fd);
         return NULL;
@@ -97,7 +88,7 @@ ovs_fb *ovs_fb_open(const char *path, ovs_fb_ioctl_fn ioctl_fn, void *context, c
     size_t row_bytes = fix.line_length, visible = (size_t)var.xres * 4;
     if (var.xres == 0 || var.yres == 0 || row_bytes < visible || var.yres_virtual < var.yres
         || (size_t)fix.smem_len < row_bytes * var.yres) {
-        fail(why, why_size, "%s (%s) reports a mode its memory cannot hold (%ux%u, %u bytes a row, %u bytes)", path, id,
+        ovs_fail(why, why_size, "%s (%s) reports a mode its memory cannot hold (%ux%u, %u bytes a row, %u bytes)", path, id,
              var.xres, var.yres, fix.line_length, fix.smem_len);
         close(fd);
         return NULL;
@@ -107,12 +98,12 @@ ovs_fb *ovs_fb_open(const char *path, ovs_fb_ioctl_fn ioctl_fn, void *context, c
     if (rows > var.yres_virtual) rows = var.yres_virtual;
     void *screen = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (screen == MAP_FAILED) {
-        fail(why, why_size, "cannot map %s (%s): %s", path, id, strerror(errno));
+        ovs_fail(why, why_size, "cannot map %s (%s): %s", path, id, strerror(errno));
         close(fd);
         return NULL;
     }
     ovs_fb *f = calloc(1, sizeof *f);
-    if (!f) { munmap(screen, fix.smem_len); close(fd); fail(why, why_size, "out of memory"); return NULL; }
+    if (!f) { munmap(screen, fix.smem_len); close(fd); ovs_fail(why, why_size, "out of memory"); return NULL; }
     *f = (ovs_fb){ .fd = fd, .ioctl_fn = ioctl_fn, .context = context, .var = var, .screen = screen,
                    .screen_size = fix.smem_len, .fresh = 1, .whole = 1, .active = 1, .shown_offset = (int)var.yoffset };
     f->info.width = (int)var.xres;

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "drmdumb.h"
+#include "failure.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kd.h>
@@ -30,15 +31,11 @@ static volatile sig_atomic_t release_asked, acquire_asked;
 static void on_release(int sig) { (void)sig; release_asked = 1; acquire_asked = 0; }
 static void on_acquire(int sig) { (void)sig; acquire_asked = 1; }
 
-static void fail(char *why, int why_size, const char *reason) {
-    if (why && why_size > 0) snprintf(why, (size_t)why_size, "%s", reason);
-}
-
 ovs_vt *ovs_vt_take(int fd, char *why, int why_size) {
     int owned = 0;
     if (fd < 0) {
         fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) { fail(why, why_size, "no controlling terminal"); return NULL; }
+        if (fd < 0) { ovs_fail(why, why_size, "no controlling terminal"); return NULL; }
         owned = 1;
     }
     struct stat st;
@@ -47,16 +44,16 @@ ovs_vt *ovs_vt_take(int fd, char *why, int why_size) {
     if (fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 4 || minor(st.st_rdev) < 1
         || minor(st.st_rdev) > 63 || ioctl(fd, VT_GETSTATE, &state) != 0) {
         if (owned) close(fd);
-        fail(why, why_size, "not on a virtual console");
+        ovs_fail(why, why_size, "not on a virtual console");
         return NULL;
     }
     ovs_vt *vt = calloc(1, sizeof *vt);
-    if (!vt) { if (owned) close(fd); fail(why, why_size, "out of memory"); return NULL; }
+    if (!vt) { if (owned) close(fd); ovs_fail(why, why_size, "out of memory"); return NULL; }
     vt->fd = fd;
     vt->owned = owned;
     vt->number = (int)minor(st.st_rdev);
     if (ioctl(fd, VT_GETMODE, &vt->old_mode) != 0 || ioctl(fd, KDGETMODE, &vt->old_kd) != 0) {
-        snprintf(why, (size_t)why_size, "the console refuses VT_GETMODE/KDGETMODE: %s", strerror(errno));
+        ovs_fail(why, why_size, "the console refuses VT_GETMODE/KDGETMODE: %s", strerror(errno));
         if (owned) close(fd);
         free(vt);
         return NULL;
@@ -72,7 +69,7 @@ ovs_vt *ovs_vt_take(int fd, char *why, int why_size) {
     sigaction(SIGUSR2, &action, &vt->old_acquire);
     struct vt_mode mode = { .mode = VT_PROCESS, .relsig = SIGUSR1, .acqsig = SIGUSR2 };
     if (ioctl(fd, VT_SETMODE, &mode) != 0) {
-        snprintf(why, (size_t)why_size, "the console refuses VT_SETMODE: %s", strerror(errno));
+        ovs_fail(why, why_size, "the console refuses VT_SETMODE: %s", strerror(errno));
         sigaction(SIGUSR1, &vt->old_release, NULL);
         sigaction(SIGUSR2, &vt->old_acquire, NULL);
         if (owned) close(fd);

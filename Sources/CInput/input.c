@@ -1,12 +1,14 @@
 // The console's input through libinput: see include/input.h.
 #define _GNU_SOURCE
 #include "input.h"
+#include "failure.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libinput.h>
 #include <libudev.h>
 #include <linux/input.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +42,9 @@ static const struct libinput_interface interface = {
     .close_restricted = close_restricted,
 };
 
+// `text`, and the system's words for `error` where there is one (failure.h).
 static void say(char *why, size_t size, const char *text, int error) {
-    if (why && size) snprintf(why, size, "%s%s%s", text, error ? ": " : "", error ? strerror(error) : "");
+    ovs_fail(why, size > INT32_MAX ? INT32_MAX : (int)size, "%s%s%s", text, error ? ": " : "", error ? strerror(error) : "");
 }
 
 struct ovs_input *ovs_input_open_udev(const char *seat, char *why, size_t why_size) {

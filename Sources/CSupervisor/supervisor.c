@@ -64,7 +64,7 @@ struct linux_dirent64 {
     char d_name[];
 };
 
-int overscroll_children_of(pid_t parent, pid_t *pids, int capacity) {
+int ovs_children_of(pid_t parent, pid_t *pids, int capacity) {
     int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir < 0) return 0;
     int found = 0;
@@ -126,7 +126,7 @@ static void kill_everything(pid_t command, int *command_status, int *command_don
     sigaddset(&chld, SIGCHLD);
     for (int round = 0; round < 10000; round++) {
         kill(-command, SIGKILL);
-        int n = overscroll_children_of(getpid(), children, 256);
+        int n = ovs_children_of(getpid(), children, 256);
         for (int i = 0; i < n && i < 256; i++) kill(children[i], SIGKILL);
         int status;
         pid_t pid;
@@ -188,7 +188,7 @@ static void supervise(pid_t command, double stray_grace, double termination_grac
             if (strays_until < 0) strays_until = now + stray_grace;
             // Nothing left in the group and no child (detached ones are our children by
             // now, or still the children of a living member): done.
-            if (kill(-command, 0) != 0 && overscroll_children_of(getpid(), NULL, 0) == 0) break;
+            if (kill(-command, 0) != 0 && ovs_children_of(getpid(), NULL, 0) == 0) break;
             if (now >= strays_until) break;
         }
         double wait = 0.05;
@@ -208,8 +208,73 @@ static void supervise(pid_t command, double stray_grace, double termination_grac
     mirror_and_exit(command_done ? command_status : (SIGKILL & 0x7f));
 }
 
-pid_t overscroll_supervised_spawn(const char *file, char *const argv[], int stdout_fd, int stderr_fd,
-                                  double stray_grace, double termination_grace) {
+/// The command, in the child the supervisor forked: its own group, stdin on /dev/null,
+/// the given outputs, no signal blocked; an exec that fails reports its errno on `report`.
+__attribute__((noreturn))
+static void become_command(const char *file, char *const argv[], int stdout_fd, int stderr_fd, int report) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    setpgid(0, 0);
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0 && null != 0) { dup2(null, 0); close(null); }
+    dup2(stdout_fd, 1);
+    dup2(stderr_fd, 2);
+    if (stdout_fd > 2) close(stdout_fd);
+    if (stderr_fd > 2 && stderr_fd != stdout_fd) close(stderr_fd);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execvp(file, argv);
+    int code = errno;
+    (void)!write(report, &code, sizeof code);
+    _exit(127);
+}
+
+/// The supervisor, in the child the app forked. Dies (gracefully: it ends the tree) with
+/// the calling thread of `app`; starts the command and supervises it to the end.
+__attribute__((noreturn))
+static void become_supervisor(pid_t app, int report, const char *file, char *const argv[], int stdout_fd, int stderr_fd,
+                              double stray_grace, double termination_grace) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != app) _exit(127);  // the app died before the line above
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    setpgid(0, 0);
+    // Its own signals: only what sigtimedwait takes stays blocked; the rest default.
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+    }
+    int keep[3] = {report, stdout_fd, stderr_fd};
+    sort3(keep);
+    close_all_except(keep, 3);
+    sigset_t waited;
+    sigemptyset(&waited);
+    sigaddset(&waited, SIGCHLD);
+    sigaddset(&waited, SIGTERM);
+    sigaddset(&waited, SIGINT);
+    sigaddset(&waited, SIGHUP);
+    sigaddset(&waited, SIGUSR1);
+    sigprocmask(SIG_SETMASK, &waited, NULL);
+
+    pid_t command = fork();
+    if (command < 0) {
+        int code = errno;
+        (void)!write(report, &code, sizeof code);
+        _exit(127);
+    }
+    if (command == 0) become_command(file, argv, stdout_fd, stderr_fd, report);
+    setpgid(command, command);  // also done by the child; whichever runs first wins the race
+    close(report);
+    close(stdout_fd);
+    close(stderr_fd);
+    supervise(command, stray_grace, termination_grace);
+    _exit(127);
+}
+
+pid_t ovs_supervised_spawn(const char *file, char *const argv[], int stdout_fd, int stderr_fd,
+                           double stray_grace, double termination_grace) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return -errno;
     pid_t app = getpid();
@@ -227,60 +292,7 @@ pid_t overscroll_supervised_spawn(const char *file, char *const argv[], int stdo
         return -code;
     }
     if (supervisor == 0) {
-        // The supervisor. Dies (gracefully: it ends the tree) with the calling thread.
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() != app) _exit(127);  // the app died before the line above
-        prctl(PR_SET_CHILD_SUBREAPER, 1);
-        setpgid(0, 0);
-        // Its own signals: only what sigtimedwait takes stays blocked; the rest default.
-        for (int sig = 1; sig < NSIG; sig++) {
-            if (sig == SIGKILL || sig == SIGSTOP) continue;
-            struct sigaction dfl;
-            memset(&dfl, 0, sizeof dfl);
-            dfl.sa_handler = SIG_DFL;
-            sigaction(sig, &dfl, NULL);
-        }
-        int keep[3] = {report[1], stdout_fd, stderr_fd};
-        sort3(keep);
-        close_all_except(keep, 3);
-        sigset_t waited;
-        sigemptyset(&waited);
-        sigaddset(&waited, SIGCHLD);
-        sigaddset(&waited, SIGTERM);
-        sigaddset(&waited, SIGINT);
-        sigaddset(&waited, SIGHUP);
-        sigaddset(&waited, SIGUSR1);
-        sigprocmask(SIG_SETMASK, &waited, NULL);
-
-        pid_t command = fork();
-        if (command < 0) {
-            int code = errno;
-            (void)!write(report[1], &code, sizeof code);
-            _exit(127);
-        }
-        if (command == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            setpgid(0, 0);
-            int null = open("/dev/null", O_RDONLY);
-            if (null >= 0 && null != 0) { dup2(null, 0); close(null); }
-            dup2(stdout_fd, 1);
-            dup2(stderr_fd, 2);
-            if (stdout_fd > 2) close(stdout_fd);
-            if (stderr_fd > 2 && stderr_fd != stdout_fd) close(stderr_fd);
-            sigset_t none;
-            sigemptyset(&none);
-            sigprocmask(SIG_SETMASK, &none, NULL);
-            execvp(file, argv);
-            int code = errno;
-            (void)!write(report[1], &code, sizeof code);
-            _exit(127);
-        }
-        setpgid(command, command);  // also done by the child; whichever runs first wins the race
-        close(report[1]);
-        close(stdout_fd);
-        close(stderr_fd);
-        supervise(command, stray_grace, termination_grace);
-        _exit(127);
+        become_supervisor(app, report[1], file, argv, stdout_fd, stderr_fd, stray_grace, termination_grace);
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     close(report[1]);

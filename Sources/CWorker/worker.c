@@ -4,14 +4,14 @@
 #include <string.h>
 #include <time.h>
 
-int overscroll_thread_name(pthread_t thread, const char *name) {
+int ovs_thread_name(pthread_t thread, const char *name) {
     char shortened[16];
     strncpy(shortened, name, sizeof shortened - 1);
     shortened[sizeof shortened - 1] = 0;
     return pthread_setname_np(thread, shortened);
 }
 
-int overscroll_thread_join_within(pthread_t thread, double seconds) {
+int ovs_thread_join_within(pthread_t thread, double seconds) {
     // The deadline is on the monotonic clock: a kiosk without a battery-backed clock
     // steps its wall clock forward when NTP answers, and a deadline on CLOCK_REALTIME
     // (pthread_timedjoin_np's) would then expire at once, refusing a read that was fine.

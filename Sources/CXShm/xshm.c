@@ -1,4 +1,5 @@
 #include "xshm.h"
+#include "failure.h"
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
@@ -29,8 +30,9 @@ static int note_attach_error(Display *display, XErrorEvent *event) {
     return 0;
 }
 
-static ovs_shm_image *fail(ovs_shm_image *made, char *why, int why_size, const char *reason) {
-    if (why && why_size > 0) snprintf(why, (size_t)why_size, "%s", reason);
+// What was made so far goes, and the reason is said (failure.h).
+static ovs_shm_image *undo(ovs_shm_image *made, char *why, int why_size, const char *reason) {
+    ovs_fail(why, why_size, "%s", reason);
     ovs_shm_image_destroy(made);
     return NULL;
 }
@@ -38,17 +40,17 @@ static ovs_shm_image *fail(ovs_shm_image *made, char *why, int why_size, const c
 ovs_shm_image *ovs_shm_image_create(void *raw_display, unsigned long window, int width, int height,
                                     char *why, int why_size) {
     Display *display = raw_display;
-    if (!display || !window || width <= 0 || height <= 0) return fail(NULL, why, why_size, "no X11 window");
+    if (!display || !window || width <= 0 || height <= 0) return undo(NULL, why, why_size, "no X11 window");
     // Shared memory works only with a server on this machine, as SDL's own check has it.
     const char *name = XDisplayString(display);
     if (!name || !(name[0] == ':' || strncmp(name, "unix:", 5) == 0))
-        return fail(NULL, why, why_size, "the X server is not local");
-    if (!XShmQueryExtension(display)) return fail(NULL, why, why_size, "the X server has no MIT-SHM");
+        return undo(NULL, why, why_size, "the X server is not local");
+    if (!XShmQueryExtension(display)) return undo(NULL, why, why_size, "the X server has no MIT-SHM");
     XWindowAttributes attributes;
-    if (!XGetWindowAttributes(display, window, &attributes)) return fail(NULL, why, why_size, "the window's visual is unknown");
+    if (!XGetWindowAttributes(display, window, &attributes)) return undo(NULL, why, why_size, "the window's visual is unknown");
 
     ovs_shm_image *made = calloc(1, sizeof *made);
-    if (!made) return fail(NULL, why, why_size, "out of memory");
+    if (!made) return undo(NULL, why, why_size, "out of memory");
     made->display = display;
     made->window = window;
     made->width = width;
@@ -57,15 +59,15 @@ ovs_shm_image *ovs_shm_image_create(void *raw_display, unsigned long window, int
     made->segment.shmaddr = (char *)-1;
     made->image = XShmCreateImage(display, attributes.visual, (unsigned)attributes.depth, ZPixmap, NULL, &made->segment,
                                (unsigned)width, (unsigned)height);
-    if (!made->image) return fail(made, why, why_size, "XShmCreateImage failed");
+    if (!made->image) return undo(made, why, why_size, "XShmCreateImage failed");
     if (made->image->bits_per_pixel != 32 || made->image->bytes_per_line % 4 != 0)
-        return fail(made, why, why_size, "the window's visual is not 32 bits a pixel");
+        return undo(made, why, why_size, "the window's visual is not 32 bits a pixel");
     made->segment.shmid = shmget(IPC_PRIVATE, (size_t)made->image->bytes_per_line * (size_t)height, IPC_CREAT | 0600);
-    if (made->segment.shmid < 0) return fail(made, why, why_size, "no shared memory segment");
+    if (made->segment.shmid < 0) return undo(made, why, why_size, "no shared memory segment");
     made->segment.shmaddr = made->image->data = shmat(made->segment.shmid, NULL, 0);
     if (made->segment.shmaddr == (char *)-1) {
         made->image->data = NULL;
-        return fail(made, why, why_size, "shared memory could not be mapped");
+        return undo(made, why, why_size, "shared memory could not be mapped");
     }
     made->segment.readOnly = False;
     attach_failed = 0;
@@ -77,10 +79,10 @@ ovs_shm_image *ovs_shm_image_create(void *raw_display, unsigned long window, int
     shmctl(made->segment.shmid, IPC_RMID, NULL);
     if (!attached || attach_failed) {
         made->segment.shmid = -1;      // not attached: nothing to detach
-        return fail(made, why, why_size, "the X server could not map shared memory");
+        return undo(made, why, why_size, "the X server could not map shared memory");
     }
     made->gc = XCreateGC(display, window, 0, NULL);
-    if (!made->gc) return fail(made, why, why_size, "XCreateGC failed");
+    if (!made->gc) return undo(made, why, why_size, "XCreateGC failed");
     return made;
 }
 

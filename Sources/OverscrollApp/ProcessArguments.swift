@@ -1,6 +1,6 @@
-import CProcessArguments
+import CProcessStart
 
-/// The command line as the process received it (CProcessArguments captures argc/argv in
+/// The command line as the process received it (CProcessStart captures argc/argv in
 /// `.preinit_array`), never `CommandLine.arguments`: the statically linked Swift runtime
 /// guesses that one from `environ` or /proc/self/cmdline, and lost the whole command line
 /// when a library's constructor called setenv() before main (sdl2-compat does, for every

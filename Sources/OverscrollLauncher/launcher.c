@@ -6,7 +6,7 @@
 // the Swift runtime) before any of its code runs, 5-50 ms, and a signal in that window
 // takes its default action: a SIGHUP from `systemctl reload` or a SIGTERM just after the
 // start killed it. A blocked signal stays pending across exec instead; the program's
-// first code (`.preinit_array`, CSupervisor/early_signals.c) installs its handlers and
+// first code (`.preinit_array`, CProcessStart/early_signals.c) installs its handlers and
 // unblocks, and the pending signal is handled the defined way (SignalHandling). This file
 // is linked static (Package.swift: no loader, no libraries, about 0.1 ms to main), so
 // the window left is the launcher's own first instructions.
@@ -59,7 +59,7 @@ static int own_directory(char *dir, size_t size) {
 
 // One line on stderr; a path over 80 bytes keeps its last 79 after "…" (docs/reference.md's rule
 // for echoed paths). Nothing else to do if the write fails.
-static void fail(const char *path, int error) {
+static void say_cannot_run(const char *path, int error) {
     size_t length = strlen(path);
     const char *shown = length > 80 ? path + length - 79 : path;
     dprintf(STDERR_FILENO,
@@ -101,6 +101,6 @@ int main(int argc, char **argv) {
     sigset_t all;
     sigfillset(&all);
     sigprocmask(SIG_UNBLOCK, &all, NULL);
-    fail(reported, error);
+    say_cannot_run(reported, error);
     return error == ENOENT ? not_found : not_runnable;
 }

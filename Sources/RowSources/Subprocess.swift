@@ -126,7 +126,7 @@ struct Subprocess {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for arg in argv { free(arg) } }
-        let pid = overscroll_supervised_spawn(arguments[0], argv, stdout, stderr, strayGrace, terminationGrace)
+        let pid = ovs_supervised_spawn(arguments[0], argv, stdout, stderr, strayGrace, terminationGrace)
         guard pid > 0 else { throw SpawnError(code: -pid) }
         return pid
     }

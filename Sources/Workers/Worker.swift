@@ -138,7 +138,7 @@ public final class Worker: Sendable {
             let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
             // Named by itself, before its body runs: a thread starts with its creator's
             // name, and naming it from the creator after pthread_create races the body.
-            _ = overscroll_thread_name(pthread_self(), start.name)
+            _ = ovs_thread_name(pthread_self(), start.name)
             start.body(start.signal)
             start.finished.flag.store(true, ordering: .releasing)
             return nil
@@ -180,7 +180,7 @@ public final class Worker: Sendable {
         handle.withLock { h in
             guard case .running(let thread) = h else { return true }
             guard pthread_equal(thread, pthread_self()) == 0 else { return false }
-            guard overscroll_thread_join_within(thread, seconds) == 0 else { return false }
+            guard ovs_thread_join_within(thread, seconds) == 0 else { return false }
             h = .joined
             return true
         }

@@ -22,17 +22,11 @@
 ///
 /// Returns the supervisor's pid, or -errno when the command could not be started (ENOENT:
 /// not found; the supervisor has then been reaped already).
-pid_t overscroll_supervised_spawn(const char *file, char *const argv[], int stdout_fd, int stderr_fd,
-                                  double stray_grace, double termination_grace);
-
-/// The first stopping signal (SIGTERM, SIGINT, SIGALRM, SIGXCPU, SIGPWR) that came
-/// between exec and `SignalHandling.installProcessDefaults`, or 0 (early_signals.c).
-int overscroll_early_stop_signal(void);
-/// Whether a SIGHUP came in that window.
-int overscroll_early_hangup(void);
+pid_t ovs_supervised_spawn(const char *file, char *const argv[], int stdout_fd, int stderr_fd,
+                           double stray_grace, double termination_grace);
 
 /// Test hook: the pids whose parent is `parent`, scanned from /proc. Returns how many were
 /// found (at most `capacity` are stored).
-int overscroll_children_of(pid_t parent, pid_t *pids, int capacity);
+int ovs_children_of(pid_t parent, pid_t *pids, int capacity);
 
 #endif

@@ -6,10 +6,10 @@
 /// Names a thread (at most 15 bytes are kept): what `top -H` and /proc/PID/task/*/comm
 /// show. Glibc declares pthread_setname_np only under _GNU_SOURCE, which Swift's Glibc
 /// module does not set.
-int overscroll_thread_name(pthread_t thread, const char *name);
+int ovs_thread_name(pthread_t thread, const char *name);
 
 /// Waits up to `seconds` for `thread` to end and joins it: 0 when joined, ETIMEDOUT when it
 /// still runs (then it is not joined). For the same reason as above.
-int overscroll_thread_join_within(pthread_t thread, double seconds);
+int ovs_thread_join_within(pthread_t thread, double seconds);
 
 #endif

@@ -1,4 +1,4 @@
-import CSupervisor
+import CProcessStart
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -53,8 +53,8 @@ public enum SignalHandling {
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
         // What came between exec and now (early_signals.c kept it).
-        if overscroll_early_hangup() != 0 { earlyHangup.store(true, ordering: .relaxed) }
-        let early = overscroll_early_stop_signal()
+        if ovs_early_hangup() != 0 { earlyHangup.store(true, ordering: .relaxed) }
+        let early = ovs_early_stop_signal()
         if early != 0 { stopHandler(early) }
     }
 

@@ -17,6 +17,7 @@
 // relocated, but its own initialiser has not run (program_invocation_short_name is not
 // set yet), so the name comes from argv, which the loader passes here.
 #define _GNU_SOURCE
+#include "early_signals.h"
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -32,16 +33,16 @@ static void early_handler(int sig) {
 
 // 1: run as `overscroll` (through the launcher, which passes its argv[0] on); 2: as
 // `overscroll-app` itself; 0: another program that links this code.
-static int overscroll_name(const char *path) {
+static int run_as(const char *path) {
     if (path == NULL) return 0;
     const char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
     return strcmp(name, "overscroll") == 0 ? 1 : strcmp(name, "overscroll-app") == 0 ? 2 : 0;
 }
 
-static void overscroll_catch_early_signals(int argc, char **argv, char **envp) {
+static void catch_early_signals(int argc, char **argv, char **envp) {
     (void)envp;
-    int named = argc < 1 ? 0 : overscroll_name(argv[0]);
+    int named = argc < 1 ? 0 : run_as(argv[0]);
     if (named == 0) return;
     // The process table shows the name that was run (ps -C overscroll, pgrep -x,
     // top), not the file the launcher exec'd.
@@ -63,7 +64,7 @@ static void overscroll_catch_early_signals(int argc, char **argv, char **envp) {
 
 // `used`: nothing refers to the entry, and the optimiser must keep it.
 __attribute__((section(".preinit_array"), used))
-static void (*const overscroll_early_signals_entry)(int, char **, char **) = overscroll_catch_early_signals;
+static void (*const catch_early_signals_entry)(int, char **, char **) = catch_early_signals;
 
-int overscroll_early_stop_signal(void) { return early_stop; }
-int overscroll_early_hangup(void) { return early_hangup; }
+int ovs_early_stop_signal(void) { return early_stop; }
+int ovs_early_hangup(void) { return early_hangup; }
