@@ -45,4 +45,13 @@ extension OverscrollModel {
         if events.contains(.refreshEnd) || events.contains(.refreshError) { effects.refreshEnded = lastRefresh }
         return effects
     }
+
+    /// One frame of model time: this frame's inputs at their own times, then `time`.
+    /// Takes an array, not any Sequence: a generic called across modules is not
+    /// specialized, and its boxed iterator allocated on every frame.
+    public mutating func step(_ inputs: [TimedInput], to time: Double) {
+        beginFrame()
+        for index in inputs.indices { handle(inputs[index]) }
+        advance(to: time)
+    }
 }

@@ -52,17 +52,6 @@ public struct ReplayDriver: Sendable {
     }
 }
 
-extension OverscrollModel {
-    /// One frame of model time: this frame's inputs at their own times, then `time`.
-    /// Takes an array, not any Sequence: a generic called across modules is not
-    /// specialized, and its boxed iterator allocated on every frame.
-    public mutating func step(_ inputs: [TimedInput], to time: Double) {
-        beginFrame()
-        for index in inputs.indices { handle(inputs[index]) }
-        advance(to: time)
-    }
-}
-
 /// One frame of a played script, as `ReplayDriver.play` hands it on.
 public struct PlayedFrame: Sendable {
     public var frame: Int
