@@ -5,8 +5,8 @@
 //
 // SDL 2.26's Wayland driver loads OpenGL (EGL) for every window not made for Vulkan and
 // refuses the window when EGL cannot make a surface for it; on a machine without a GPU
-// that loads Mesa's llvmpipe, libLLVM with it (about 45 MiB resident, and it cannot be
-// unloaded). A window made for Vulkan gets no EGL surface: SDL only asks the Vulkan
+// that loads Mesa's llvmpipe, libLLVM with it (tens of MiB resident, and it cannot be
+// unloaded: docs/performance.md, "Figures behind the code's comments"). A window made for Vulkan gets no EGL surface: SDL only asks the Vulkan
 // loader whether it offers VK_KHR_surface and VK_KHR_wayland_surface. The CPU path draws
 // into wl_shm buffers of its own and never uses Vulkan either, so what SDL is given to
 // load is a "loader" that answers exactly that question: a shared object made here in

@@ -2,7 +2,8 @@
 /// can show: a row is one line of a list, ellipsized at the window's width, so no row
 /// needs more than `maxBytes` of its line. Before this, a 16 MiB line of NULs became a
 /// 48 MB string through a 64 MB array of scalars (17x the file), and one letter with 300k
-/// combining marks took 92 ms to shape in every frame that drew it.
+/// combining marks took tens of milliseconds to shape in every frame that drew it (the
+/// figure: docs/performance.md, "Figures behind the code's comments").
 ///
 /// - the line is cut at `maxBytes` (at a character's start, never inside UTF-8);
 /// - invalid UTF-8 and NUL (which C strings, and so the text renderer, stop at) show as

@@ -15,7 +15,7 @@ enum WindowOpening {
         if let driver = videoDriver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
         // The window surface is plain memory (XShm on X11), never an OpenGL texture: on a
         // machine without a GPU that texture is Mesa's llvmpipe, which costs more CPU than
-        // the drawing itself and 60 MiB of libLLVM.
+        // the drawing itself, and maps libLLVM.
         SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
         // Touch and mouse are handled separately; never let SDL turn one into the other.
         SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")

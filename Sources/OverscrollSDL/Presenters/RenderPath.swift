@@ -10,7 +10,7 @@ public enum RendererChoice: String, CaseIterable, Sendable {
 
 /// Who draws the frames a presenter shows. On a machine without a GPU, OpenGL is Mesa's
 /// llvmpipe: it spends more CPU than the drawing itself, on threads of its own, and maps
-/// 60 MiB of libLLVM. Drawing into plain memory (XShm on X11, wl_shm on Wayland) costs a
+/// libLLVM (its size: docs/performance.md, "Figures behind the code's comments"). Drawing into plain memory (XShm on X11, wl_shm on Wayland) costs a
 /// fraction of that and lets a frame present only the rectangles that changed.
 public enum RenderPath: String, Sendable {
     case cpu
