@@ -54,6 +54,15 @@ struct ovs_drm {
     long commit_seq;    // the last commit's flip number; 0 when it queued none
     long shown_seq;     // the last flip whose event came, and its vblank (CLOCK_MONOTONIC us)
     long long shown_usec;
+    // The flips whose events came and were not yet told (`ovs_drm_next_shown`), oldest
+    // first. A flip's event not yet looked for is read by the next frame's acquire; where
+    // the driver has no vblank (virtio-gpu, bochs: DRM sends the event as the commit
+    // ends) that frame's own flip can end before the loop looks too, and each is a
+    // frame's: keeping only the last lost the other's touch to scanout (issue 51,
+    // docs/performance.md "In the VM").
+    long heard_seq[8];
+    long long heard_usec[8];
+    int heard_first, heard_count;
     double probed_ms;   // when `probe` last asked
 };
 
@@ -367,6 +376,11 @@ static void flip_done(int fd, unsigned int sequence, unsigned int sec, unsigned 
     // The vblank the flip happened at: when the frame left for the glass.
     d->shown_seq = d->pending_seq;
     d->shown_usec = (long long)sec * 1000000 + usec;
+    // Told in order; past 8 untold (nobody asks), the oldest goes.
+    if (d->heard_count == 8) { d->heard_first = (d->heard_first + 1) % 8; d->heard_count--; }
+    int k = (d->heard_first + d->heard_count++) % 8;
+    d->heard_seq[k] = d->shown_seq;
+    d->heard_usec[k] = d->shown_usec;
     d->shown = d->pending;
     d->pending = -1;
     d->flips++;
@@ -557,7 +571,14 @@ int ovs_drm_refused(const ovs_drm *d) { return d->refused; }
 int ovs_drm_buffers(const ovs_drm *d) { return d->count; }
 long ovs_drm_flips(const ovs_drm *d) { return d->flips; }
 long ovs_drm_commit_sequence(const ovs_drm *d) { return d->commit_seq; }
-long ovs_drm_last_shown(const ovs_drm *d, long long *usec) { *usec = d->shown_usec; return d->shown_seq; }
+long ovs_drm_next_shown(ovs_drm *d, long long *usec) {
+    if (d->heard_count == 0) { *usec = d->shown_usec; return d->shown_seq; }
+    int k = d->heard_first;
+    d->heard_first = (d->heard_first + 1) % 8;
+    d->heard_count--;
+    *usec = d->heard_usec[k];
+    return d->heard_seq[k];
+}
 
 int ovs_drm_release(ovs_drm *d) {
     // A flip in flight completes on its own; its event is read when the VT comes back.

@@ -71,9 +71,10 @@ long ovs_drm_flips(const ovs_drm *d);
 // The number the last commit's page flip got (1, 2, …); 0 when it queued none (the
 // mode set, a VT not ours): that frame's scanout time will not be known.
 long ovs_drm_commit_sequence(const ovs_drm *d);
-// The last flip whose event was read (its number, 0 before any) and its vblank's time
-// in CLOCK_MONOTONIC microseconds, as the kernel stamped the event.
-long ovs_drm_last_shown(const ovs_drm *d, long long *usec);
+// The oldest flip whose event was read and not yet told here (its number) and its
+// vblank's time in CLOCK_MONOTONIC microseconds, as the kernel stamped the event; when
+// every one was told, the last one again (0 before any). Each flip is told once, in order.
+long ovs_drm_next_shown(ovs_drm *d, long long *usec);
 // Gives the CRTC back as it was, frees the buffers, closes the device.
 void ovs_drm_destroy(ovs_drm *d);
 

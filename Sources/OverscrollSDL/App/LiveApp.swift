@@ -187,6 +187,9 @@ public final class LiveApp {
                 // the next vblank, not a period after an empty present
                 // (`overscroll-bench latency`). The wait is idle time, as a sleep is.
                 notifier.frame(now: timing.presentDone)
+                // A flip that ended meanwhile is heard now, not at the next frame that
+                // shows something (a finger held still makes none for as long as it rests).
+                hearPresentation(waitingMs: 0)
                 awaitInput(seconds: period)
                 idled = true
                 continue
@@ -344,8 +347,9 @@ public final class LiveApp {
 
     /// Hands the report and the profiler the last presentation the display heard, once.
     /// Every one heard since the last call, oldest first: a path that hears each frame
-    /// (Wayland's wp_presentation) may have answered for two commits at once; one that
-    /// hears only the latest (DRM) says the same again, which ends the loop.
+    /// (Wayland's wp_presentation) may have answered for two commits at once, and DRM's
+    /// dumb buffers two flips where the driver has no vblank; once all were told the
+    /// display says the last again, which ends the loop.
     private func hearPresentation(waitingMs: Int32) {
         var wait = waitingMs
         while let shown = session.display.lastShown(waitingMs: wait), shown.sequence > lastHeardScanout {

@@ -72,6 +72,8 @@ protocol Presenter: AnyObject {
     var scanoutSequence: Int { get }
     /// The last trip heard to reach the screen, reading what arrived and waiting at most
     /// `waitingMs` for one still on its way; nil before any, or where nothing is heard.
+    /// A presenter that can hear two between looks tells the older first (DRM dumb
+    /// buffers): ask again while the number grows.
     func lastShown(waitingMs: Int32) -> Presentation?
     /// What `lastShown`'s times are, or why there are none (summary.json's scanout_clock).
     var scanoutClock: String { get }

@@ -54,12 +54,14 @@ final class DumbBufferChain: ConsoleScreen {
     var scanoutSequence: Int { device.closed ? 0 : ovs_drm_commit_sequence(device.handle) }
 
     /// The flip events that came are read (waiting for a pending one at most
-    /// `waitingMs`): the last one's vblank, as the kernel stamped it.
+    /// `waitingMs`): the oldest flip not told yet, its vblank as the kernel stamped it;
+    /// once all were told, the last one again. Asked until the number stops growing, it
+    /// tells every flip: two can end between two looks where the driver has no vblank.
     func lastShown(waitingMs: Int32) -> Presentation? {
         guard !device.closed else { return nil }
         _ = ovs_drm_wait_frame(device.handle, waitingMs)
         var usec: Int64 = 0
-        let sequence = ovs_drm_last_shown(device.handle, &usec)
+        let sequence = ovs_drm_next_shown(device.handle, &usec)
         return sequence > 0 ? Presentation(sequence: sequence, time: Double(usec) / 1e6) : nil
     }
 
