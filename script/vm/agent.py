@@ -26,8 +26,16 @@ writes `HELLO <boot id>` so the host knows a (re)boot has finished. Requests:
   {"sh": "command", "timeout": 30}    -> {"rc": N, "out": "...", "err": "..."}
   {"touch": [["down", slot, x, y], ["move", slot, x, y, ms], ["up", slot],
              ["wait", ms]]}           -> {"rc": 0}: the steps played in real time
+  {"touch": [...], "stamps": true}    -> {"rc": 0, "stamps": [[step, usec], ...]}: each event
+                                         packet the steps wrote, at the time the guest kernel
+                                         stamped it (below), by the index of its step
+The stamps are read back from the panel's own evdev node (/dev/input/eventN), opened as a
+second reader with its clock set to CLOCK_MONOTONIC (EVIOCSCLOCKID, as libinput sets its
+own): evdev stamps a packet once, when it is reported (the SYN_REPORT), and every reader
+gets that one time, so it is the time the app's libinput reads for the same packet. The
+time uinput's writer passes is not it (the kernel ignores it); no figure of the app's is.
 """
-import base64, json, os, re, socket, subprocess, sys, termios, time, tty
+import base64, fcntl, glob, json, os, re, socket, struct, subprocess, sys, termios, time, tty
 
 from evdev import AbsInfo, UInput, ecodes as e
 
@@ -83,9 +91,56 @@ def make_touchscreen(single, max_x, max_y):
                   input_props=[e.INPUT_PROP_DIRECT])
 
 
+# <linux/input.h>: struct input_event on a 64-bit kernel (two longs of time, type, code,
+# value), and EVIOCSCLOCKID = _IOW('E', 0xa0, int).
+EVENT = struct.Struct("llHHi")
+EVIOCSCLOCKID = 0x400445A0
+CLOCK_MONOTONIC = 1
+
+
+def evdev_node(ui, tries=100):
+    """The panel's /dev/input/eventN, by its name in sysfs: python-evdev's own lookup
+    (`ui.device`) gives up after 0.1 s, which udev on a loaded guest can miss."""
+    for _ in range(tries):
+        if ui.device is not None:
+            return ui.device.path
+        for path in sorted(glob.glob("/dev/input/event*")):
+            try:
+                with open(f"/sys/class/input/{os.path.basename(path)}/device/name") as f:
+                    if f.read().strip() == ui.name:
+                        return path
+            except OSError:
+                pass
+        time.sleep(0.1)
+    raise RuntimeError(f"no /dev/input/event* named {ui.name!r}")
+
+
+class Stamps:
+    """The panel's evdev node read back by a reader of its own, its clock CLOCK_MONOTONIC:
+    the kernel's time of each packet (SYN_REPORT) written, in microseconds. Opened when
+    first asked for (a request's error then, never the agent's start)."""
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fcntl.ioctl(self.fd, EVIOCSCLOCKID, struct.pack("i", CLOCK_MONOTONIC))
+
+    def read(self):
+        """The packets waiting, as times in µs (evdev's buffer holds some 64 events: read
+        after every step, before it can overflow)."""
+        times = []
+        while True:
+            try:
+                data = os.read(self.fd, EVENT.size * 64)
+            except BlockingIOError:
+                return times
+            for sec, usec, kind, code, _ in EVENT.iter_unpack(data[:len(data) - len(data) % EVENT.size]):
+                if kind == e.EV_SYN and code == e.SYN_REPORT:
+                    times.append(sec * 1_000_000 + usec)
+
+
 class Touch:
     def __init__(self, ui, single=False):
         self.ui = ui
+        self.stamps = None
         # A single-touch panel knows one finger: no slots, no tracking ids; a second
         # finger is not seen (its steps are ignored).
         self.single = single
@@ -155,31 +210,42 @@ class Touch:
         self._single()
         self.ui.syn()
 
-    def play(self, steps):
-        for step in steps:
-            kind = step[0]
-            if kind == "down":
-                self.press(int(step[1]), int(step[2]), int(step[3]))
-            elif kind == "up":
-                self.release(int(step[1]))
-            elif kind == "wait":
-                time.sleep(step[1] / 1000)
-            elif kind == "move":
-                slot, x1, y1, ms = int(step[1]), int(step[2]), int(step[3]), float(step[4])
-                if slot not in self.down:
-                    continue        # a finger a single-touch panel does not see
-                x0, y0 = self.down[slot]
-                # A panel reports at about 100 Hz: a point every 10 ms, on the monotonic clock.
-                n = max(1, int(ms / 10))
-                start = time.monotonic()
-                for i in range(1, n + 1):
-                    due = start + ms / 1000 * i / n
-                    delay = due - time.monotonic()
-                    if delay > 0:
-                        time.sleep(delay)
-                    self.motion(slot, round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
-            else:
-                raise ValueError(f"unknown touch step {step!r}")
+    def play(self, steps, stamps=None):
+        """Plays `steps`; with `stamps` (a list), appends [step index, µs] for each packet
+        written, at the kernel's time read back (those from before the steps are dropped:
+        the reader's buffer overflows between series, which evdev survives)."""
+        if stamps is not None:
+            self.stamps = self.stamps or Stamps(evdev_node(self.ui))
+            self.stamps.read()
+        for index, step in enumerate(steps):
+            self.step(step)
+            if stamps is not None:
+                stamps.extend([index, t] for t in self.stamps.read())
+
+    def step(self, step):
+        kind = step[0]
+        if kind == "down":
+            self.press(int(step[1]), int(step[2]), int(step[3]))
+        elif kind == "up":
+            self.release(int(step[1]))
+        elif kind == "wait":
+            time.sleep(step[1] / 1000)
+        elif kind == "move":
+            slot, x1, y1, ms = int(step[1]), int(step[2]), int(step[3]), float(step[4])
+            if slot not in self.down:
+                return          # a finger a single-touch panel does not see
+            x0, y0 = self.down[slot]
+            # A panel reports at about 100 Hz: a point every 10 ms, on the monotonic clock.
+            n = max(1, int(ms / 10))
+            start = time.monotonic()
+            for i in range(1, n + 1):
+                due = start + ms / 1000 * i / n
+                delay = due - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+                self.motion(slot, round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
+        else:
+            raise ValueError(f"unknown touch step {step!r}")
 
 
 def notify_ready():
@@ -249,8 +315,9 @@ def main():
                         res = {"rc": 124, "out": (x.stdout or b"").decode(errors="replace"),
                                "err": f"timed out after {req.get('timeout', 60)} s"}
                 elif "touch" in req:
-                    touch.play(req["touch"])
-                    res = {"rc": 0}
+                    stamps = [] if req.get("stamps") else None
+                    touch.play(req["touch"], stamps)
+                    res = {"rc": 0} if stamps is None else {"rc": 0, "stamps": stamps}
                 else:
                     res = {"rc": 64, "err": f"unknown request {req!r}"}
             except Exception as x:  # the host gets the error, the agent goes on

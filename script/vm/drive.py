@@ -11,6 +11,8 @@ import argparse, base64, datetime, json, os, re, socket, statistics, subprocess,
 
 import numpy as np
 
+import latency
+
 W, H = 720, 1280
 
 # The gestures whose CPU is measured, the same on every unit and every run: a pull past
@@ -778,6 +780,10 @@ class Run:
         c.record(f"{u}.second-finger", len(offs) > 2 and total < 90,
                  f"{len(offs)} frames: the list moved within {total:.0f} pt (the first finger dragged 50, the second 300), at most {step:.0f} pt in a frame")
 
+        # Touch to scanout (issue 51): on the KMSDRM unit's DRM dumb-buffer path, checked
+        # when the stop below has completed the report.
+        series = self.touch_series(unit) if unit == "overscroll-kiosk" else None
+
         # Stop: within TimeoutStopSec, the report complete.
         run = self.latest_run()
         t0 = time.monotonic()
@@ -805,7 +811,107 @@ class Run:
                  and {"frames.csv", "summary.json", "trace.json", "frames.svg"} <= set(files),
                  f"systemctl stop took {took:.1f} s (TimeoutStopSec 5), result {info.get('Result')}, exit {info.get('ExecMainStatus')}; "
                  f"{run}: {' '.join(files)}; summary.json: " + ("not JSON" if frames < 0 else f"{frames} frames, frames.csv {rows} rows"))
+        if series:
+            self.touch_to_scanout(unit, run, series)
         return run, summary
+
+    # ---- touch to scanout (issue 51; script/vm/latency.py says what is independent of the app)
+    def touch_series(self, unit):
+        """latency.TOUCHES touches from rest on the uinput panel, each packet's kernel time
+        read back by the agent, every flip's completion in the kernel's trace. The frames
+        of the series are those after the last frame before it, to the last after it."""
+        vm = self.vm
+        csv = f"{self.latest_run()}/frames.csv"
+        self.rest(csv)
+        time.sleep(1.2)     # the scroll bar's fade; frames.csv is flushed every 0.25 s
+        probe = vm.out(latency.VBLANK_PROBE)
+        rc, text = vm.sh(latency.TRACE_ON)
+        if rc != 0:
+            return {"error": f"the kernel's trace could not be started: {text.strip()[:200]}"}
+        first = self.recent_frames(csv, 1)
+        stamps = []
+        t0 = time.monotonic()
+        for i in range(latency.TOUCHES):
+            steps = latency.touch_steps(i)
+            res = vm.request({"touch": steps, "stamps": True}, 60)
+            if res.get("rc") != 0:
+                vm.sh(latency.TRACE_OFF)
+                return {"error": f"touch {i}: the agent said {res.get('err')}"}
+            stamps += [(i, steps[step][0], t) for step, t in res.get("stamps", [])]
+        played = time.monotonic() - t0
+        self.rest(csv)
+        time.sleep(1.2)
+        last = self.recent_frames(csv, 1)
+        trace = vm.out(latency.TRACE_OFF, 60)
+        return {"probe": probe, "trace": trace, "stamps": stamps, "played_s": round(played, 1),
+                "f0": int(first[-1]["frame"]) if first else -1, "f1": int(last[-1]["frame"]) if last else -1}
+
+    def touch_to_scanout(self, unit, run, series):
+        """The report's touch_to_scanout_ms of the series against the kernel's times, and
+        the bar: p95 of the touches at most 1.5 refresh periods plus the draw time's p95."""
+        vm, c, u = self.vm, self.c, unit.replace("overscroll-", "")
+        if "error" in series:
+            return c.record(f"{u}.touch-to-scanout", False, series["error"])
+        f0, f1 = series["f0"], series["f1"]
+        text = vm.out(f"awk -F, -v a={f0} -v b={f1} 'NR == 1 || ($1 > a && $1 <= b)' {run}/frames.csv")
+        rows = csv_rows(text)
+        # Kept beside the screenshots: the series' rows, the kernel's trace, the packets.
+        with open(os.path.join(self.out, "touch-to-scanout.txt"), "w") as f:
+            f.write(f"# frames.csv, frames {f0} < frame <= {f1}\n{text}\n# the kernel's trace\n{series['trace']}\n"
+                    "# packets: touch, step, kernel time (µs)\n" + "".join(f"{t} {k} {us}\n" for t, k, us in series["stamps"]))
+        flips, delivered, vblanks = latency.parse_trace(series["trace"])
+        if len(flips) != len(delivered):
+            # No kprobe (a kernel without kprobe events): the deliveries' trace times, later than the stamps.
+            problems_kprobe = f"{len(flips)} event times from the kprobe, {len(delivered)} deliveries"
+            flips = delivered
+        else:
+            problems_kprobe = ""
+        samples, others, problems = latency.match(rows, flips, series["stamps"])
+        if problems_kprobe:
+            problems.insert(0, problems_kprobe)
+        late = [d - f for f, d in zip(flips, delivered)]
+        try:
+            meta = json.loads(vm.out(f"cat {run}/summary.json")).get("metadata", {})
+            marks = latency.phases(json.loads(vm.out(f"{latency.PICK} {run}/trace.json {f0} {f1}")), {s["frame"] for s in samples})
+        except ValueError as x:
+            meta, marks = {}, {}
+            problems.append(f"summary.json or trace.json unreadable: {x}")
+        if meta.get("touch_time_source") != "kernel" or not meta.get("scanout_clock"):
+            problems.append(f"metadata: touch_time_source {meta.get('touch_time_source')!r}, scanout_clock {meta.get('scanout_clock')!r}")
+        period = float(meta.get("refresh_period_ms") or 0)
+        values = [s["reported_ms"] for s in samples if s.get("reported_ms") is not None]
+        draws = [s["draw_ms"] for s in samples]
+        diffs = [abs(s["difference_ms"]) for s in samples + others if "difference_ms" in s]
+        p50, p95, top = latency.rank(values, 0.5), latency.rank(values, 0.95), max(values, default=float("nan"))
+        draw95 = latency.rank(draws, 0.95)
+        bar = latency.BAR_PERIODS * period + draw95
+        names = ("input wait", "pump", "model", "draw", "held", "present", "vblank wait")
+        means = {n: round(statistics.mean(m[n] for m in marks.values()), 2) for n in names} if marks else {}
+        for s in samples:
+            s["phases_ms"] = marks.get(s["frame"])
+        self.cpu.setdefault(u, {})["touch_to_scanout"] = {
+            "touches": latency.TOUCHES, "shown": len(values), "p50_ms": p50, "p95_ms": p95, "max_ms": top,
+            "refresh_period_ms": period, "draw_p95_ms": draw95, "bar_ms": round(bar, 3), "phase_means_ms": means,
+            "max_difference_ms": max(diffs, default=None), "vblank_probe": series["probe"], "vblank_interrupts": vblanks,
+            "delivery_after_stamp_max_ms": max(late, default=0) / 1000,
+            "flips": len(flips), "frames": len(rows), "played_s": series["played_s"], "samples": samples, "others": others,
+            "metadata": {k: meta.get(k) for k in ("scanout_clock", "touch_time_source", "refresh_period_ms", "video_driver", "render_path")}}
+        print(f"{ME}: latency: {len(values)} of {latency.TOUCHES} touches from rest: touch to scanout p50 {p50:.2f}, p95 {p95:.2f}, "
+              f"max {top:.2f} ms; refresh period {period:.2f} ms; draw (frame start to drawn) p95 {draw95:.2f} ms", flush=True)
+        if means:
+            print(f"{ME}: latency: by phase, means (ms): " + ", ".join(f"{n} {v:.2f}" for n, v in means.items())
+                  + f"; total {sum(means.values()):.2f}", flush=True)
+        print(f"{ME}: latency: the kernel's side: {len(flips)} flip events traced for {len(rows)} frames (their deliveries "
+              f"traced up to {max(late, default=0) / 1000:.3f} ms after the time they carry), {vblanks} vblank "
+              f"interrupts; a second reader's drmWaitVBlank: {series['probe']}", flush=True)
+        c.record(f"{u}.touch-to-scanout", not problems and len(values) == latency.TOUCHES,
+                 f"{len(values)} of {latency.TOUCHES} touches shown with touch_to_scanout_ms ({len(others)} other frames with one); "
+                 f"reported against the flip event's time (kernel trace) less the packet's kernel time (evdev, read back): "
+                 f"max |difference| {max(diffs, default=float('nan')):.3f} ms (at most {latency.TOLERANCE_MS})"
+                 + (f"; {'; '.join(problems[:4])}" if problems else ""))
+        c.record(f"{u}.touch-to-scanout-p95", bool(values) and p95 <= bar,
+                 f"p95 {p95:.2f} ms over {len(values)} touches from rest; at most {latency.BAR_PERIODS} x {period:.2f} ms "
+                 f"+ draw p95 {draw95:.2f} ms = {bar:.2f} ms")
 
     # ---- what the app maps, the path its start line names, its CPU over fixed gestures
     def app_pid(self):
