@@ -79,11 +79,17 @@ import Glibc
         return picture
     }
 
-    /// The window's pixels as the X server has them (ImageMagick's `import`), RGB.
+    /// The window's pixels as the X server has them (ImageMagick's `import`), RGB. On a
+    /// loaded machine `import` now and then writes nothing (seen once in a CI run at load
+    /// 13): a grab that came back empty is taken again, as a person would press the key again.
     private func grab(_ window: String, on server: XServer) throws -> Data {
         let path = CLI.temporaryPath("grab.rgb")
-        try server.tool("import", ["-window", window, "-depth", "8", "rgb:" + path])
-        return try Data(contentsOf: URL(fileURLWithPath: path))
+        let picture = pollFor(within: 60) { () -> Data? in
+            try? FileManager.default.removeItem(atPath: path)
+            _ = try? server.tool("import", ["-window", window, "-depth", "8", "rgb:" + path])
+            return FileManager.default.contents(atPath: path).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return try #require(picture, "import wrote no picture of window \(window) in 60 s")
     }
 
     /// With sound on too: the audio device (whose SDL thread wakes every buffer, paused or
