@@ -26,11 +26,11 @@ import Glibc
 /// turned by SDL instead (`TurnedTarget`), a frame at 1280x800 took 343 ms in the VM,
 /// against 0.55 ms unturned. At 90° and 270° an app's row is a memory column: its rows
 /// gather 16 at a time in `strip` and each memory row gets a whole cache line of them
-/// (`TurnStrip`); written a pixel at a time, 90° cost 4.1x rotate 0 a frame on the mean
-/// (`overscroll-bench rotation`, 1280x800), with the strip 2.0x. The ring then holds rows
-/// beyond the window's edges (`ringAhead`), so a band at the edge is written once as it
-/// scrolls in, and a turned buffer more spare rows: 1.55x (1.9x at p50; over the same
-/// portrait app unturned, 1.1–1.3x: docs/performance.md).
+/// (`TurnStrip`), where a pixel at a time was a store on a cache line of its own. The ring
+/// holds rows beyond the window's edges too (`ringAhead`), so a band at the window's edge
+/// is written once, as it scrolls in, not again each frame the list moves a few rows; and
+/// a turned buffer keeps more spare rows, so the whole window's text is written again
+/// less often (`overscroll-bench rotation`; what each step cost: docs/performance.md).
 ///
 /// It knows no window and no driver: it is given the most pixels it will hold, the chain,
 /// and how to learn the size the screen has now (`currentSize`), which it follows.
