@@ -6,18 +6,8 @@ import Glibc
 
 /// Files that would block (a FIFO given for content, a config or a font, at start or by a
 /// reload) are refused by name, never opened and waited on.
-@Suite struct BlockingFileTests {
+@Suite struct BlockingFileTests: ReportFolderChecks {
     static let script = "Assets/gestures/pull-to-refresh.txt"
-
-    func isWhole(_ report: String) -> Bool {
-        ["frames.csv", "summary.json", "trace.json", "frames.svg"].allSatisfy {
-            FileManager.default.fileExists(atPath: report + "/" + $0)
-        }
-    }
-
-    func frames(_ report: String) -> Int {
-        ((try? String(contentsOfFile: report + "/frames.csv", encoding: .utf8))?.split(separator: "\n").count ?? 1) - 1
-    }
 
     /// Content, a config reached through a symlink (it read as empty), and a font: each a
     /// FIFO given at start is refused in words with 66, not opened and waited on.

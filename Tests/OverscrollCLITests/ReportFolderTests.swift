@@ -7,23 +7,13 @@ import Glibc
 /// A run's report folder as a kiosk needs it: one that cannot be made keeps no screen dark,
 /// failed starts and restarts keep every complete report, and a path or a permission that
 /// stops it is said whole, with its reason, before anything runs.
-@Suite struct ReportFolderTests {
+@Suite struct ReportFolderTests: ReportFolderChecks {
     static let script = "Assets/gestures/pull-to-refresh.txt"
 
     func directory() throws -> String {
         let dir = "/tmp/o52-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
-    }
-
-    func isWhole(_ report: String) -> Bool {
-        ["frames.csv", "summary.json", "trace.json", "frames.svg"].allSatisfy {
-            FileManager.default.fileExists(atPath: report + "/" + $0)
-        }
-    }
-
-    func frames(_ report: String) -> Int {
-        ((try? String(contentsOfFile: report + "/frames.csv", encoding: .utf8))?.split(separator: "\n").count ?? 1) - 1
     }
 
     func listing(_ dir: String) -> [String] {

@@ -7,18 +7,8 @@ import Glibc
 /// Signals on the built program: those that mean nothing are ignored, those that end a run
 /// end it as SIGTERM does (with their own status and the report whole), a SIGHUP as the
 /// window opens ends nothing, and a frozen X server cannot wedge the end.
-@Suite struct StopSignalTests {
+@Suite struct StopSignalTests: ReportFolderChecks {
     static let script = "Assets/gestures/pull-to-refresh.txt"
-
-    func isWhole(_ report: String) -> Bool {
-        ["frames.csv", "summary.json", "trace.json", "frames.svg"].allSatisfy {
-            FileManager.default.fileExists(atPath: report + "/" + $0)
-        }
-    }
-
-    func frames(_ report: String) -> Int {
-        ((try? String(contentsOfFile: report + "/frames.csv", encoding: .utf8))?.split(separator: "\n").count ?? 1) - 1
-    }
 
     /// Whether the process has a handler for SIGHUP (SigCgt in /proc): its code runs.
     func catchesHangup(_ pid: Int32) -> Bool {

@@ -7,18 +7,8 @@ import Glibc
 /// Output that cannot be written (a log closed or full, its reader gone, stdout closed, a
 /// trace past the file size limit) ends nothing that should run on, is counted, and fails
 /// what must fail, with a line.
-@Suite struct UnwritableOutputTests {
+@Suite struct UnwritableOutputTests: ReportFolderChecks {
     static let script = "Assets/gestures/pull-to-refresh.txt"
-
-    func isWhole(_ report: String) -> Bool {
-        ["frames.csv", "summary.json", "trace.json", "frames.svg"].allSatisfy {
-            FileManager.default.fileExists(atPath: report + "/" + $0)
-        }
-    }
-
-    func frames(_ report: String) -> Int {
-        ((try? String(contentsOfFile: report + "/frames.csv", encoding: .utf8))?.split(separator: "\n").count ?? 1) - 1
-    }
 
     func sh(_ command: String, _ arguments: String...) throws -> CLIResult {
         try CLI.run(["/bin/sh", "-c", command, CLI.executable] + arguments, through: "/bin/sh")
