@@ -92,7 +92,8 @@ extension ResolvedSettings {
         guard bool(.verbose) else { return }
         // Which platform row SDL's driver is, and why (`Platforms.rows`).
         warn(display.platformLine)
-        warn("drawing on the \(display.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)) through \(display.presenterName): \(display.pathReason)")
+        let presenting = display.presenting
+        warn("drawing on the \(presenting.path.rawValue) path (\(display.videoDriver) / \(display.renderDriver)) through \(presenting.name): \(presenting.reason)")
         // Each trick played on SDL, whether it is in effect, and why not where it is not.
         for trick in display.tricks { warn(trick.line) }
     }

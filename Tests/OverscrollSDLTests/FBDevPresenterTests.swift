@@ -113,7 +113,7 @@ extension SDLSuite { @Suite struct FBDevPresenterTests {
             var why = ""
             return ConsoleScreenPresenter.make(chain, reason: "a test", why: &why)
         }
-        #expect(drawn.display.presenterName == "fbdev")
+        #expect(drawn.display.presenting.name == "fbdev")
         let reference = try Headless()
         let whole = try #require(SDL_GetWindowSurface(reference.display.window))
         var c = OverscrollModel.Configuration(viewportWidth: 480, viewportHeight: 800)

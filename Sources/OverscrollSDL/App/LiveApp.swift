@@ -87,7 +87,8 @@ public final class LiveApp {
         }
         opening.withReport {
             display.describe(in: $0, refreshPeriod: display.refreshPeriod, vsync: display.vsync)
-            $0?.metadata.scanoutClock = display.scanoutClock
+            // A live run says what its scanout times are; a replay's stay null (no screen).
+            $0?.metadata.scanoutClock = display.presenting.scanoutClock
         }
         // A refresh that completes on another thread wakes a loop that sleeps on input.
         let inbox = RefreshInbox(wake: {

@@ -47,9 +47,9 @@ extension Display {
         guard let report else { return }
         report.metadata.videoDriver = videoDriver
         report.metadata.renderDriver = renderDriver
-        report.metadata.renderPath = path.rawValue
-        report.metadata.renderPathReason = pathReason
-        report.metadata.presenter = presenterName
+        report.metadata.renderPath = presenting.path.rawValue
+        report.metadata.renderPathReason = presenting.reason
+        report.metadata.presenter = presenting.name
         report.metadata.windowPoints = .init(width: Int(sizeInPoints.width), height: Int(sizeInPoints.height))
         report.metadata.windowPixels = .init(width: sizeInPixels.width, height: sizeInPixels.height)
         report.metadata.refreshPeriodMs = refreshPeriod * 1000

@@ -76,16 +76,17 @@ public final class Display {
     public let platformLine: String
     public let renderDriver: String
     public let vsync: Bool
-    /// The drawing path taken, and why (for `--verbose` and the report).
-    public let path: RenderPath
+    /// The drawing path taken (`presenting.path`): what the painter and the text draw for.
+    public var path: RenderPath { presenting.path }
     /// How many presents put the first frame on the screen (`Platform.firstFramePresents`):
     /// READY=1 waits for the last of them.
     public let firstFramePresents: Int
     /// The window is still hidden until the first frame is presented.
     private var revealOnPresent: Bool
-    public private(set) var pathReason: String
-    /// What frames are shown through (`Presenter.name`), for `--verbose` and the report.
-    public let presenterName: String
+    /// What frames are shown through, on which path, why, and what the scanout times are
+    /// (`PresenterDescription`), for `--verbose`, the start line and the report: the
+    /// presenter's, its reason with what the window and the list's ring made of it.
+    public let presenting: PresenterDescription
     /// Pixels per point, and why.
     public let scale: DisplayScale
     /// The list's ring (`ListRing`), where the display can show one; the painter takes it.
@@ -137,7 +138,6 @@ public final class Display {
                                        prepared: prepared)
         let presenter = try WindowOpening.presenter(for: made, options, request: request, asked: askedPath, placement: placement)
         let renderer = presenter.renderer
-        path = presenter.path
         self.window = made.window
         self.renderer = renderer
         shownBy = presenter
@@ -150,20 +150,21 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         renderDriver = info.name.map { String(cString: $0) } ?? "unknown"
         vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
-        firstFramePresents = platform.firstFramePresents(on: path)
-        presenterName = presenter.name
-        pathReason = options.pathReason ?? presenter.reason
-        if let note { pathReason += "; the console: \(note)" }
-        let damageCut = presenter.frameDamageCut ?? .notApplied("not the CPU path on Wayland")
+        var presenting = presenter.described
+        firstFramePresents = platform.firstFramePresents(on: presenting.path)
+        if let reason = options.pathReason { presenting.reason = reason }
+        if let note { presenting.reason += "; the console: \(note)" }
+        let damageCut = presenting.frameDamageCut ?? .notApplied("not the CPU path on Wayland")
         tricks = [SDLTrick(kind: .standInVulkanLoader, state: made.standIn), SDLTrick(kind: .frameDamageCut, state: damageCut)]
-        if presenter.frameDamageCut != nil {
-            pathReason += made.loaded.isEmpty ? "; the window is made without OpenGL" : "; the window loaded OpenGL"
+        if presenting.frameDamageCut != nil {
+            presenting.reason += made.loaded.isEmpty ? "; the window is made without OpenGL" : "; the window loaded OpenGL"
             // What each trick did, in a word (--verbose says more): the report keeps it.
-            pathReason += "; on \(sdl.description): stand-in Vulkan loader \(Self.word(made.standIn)), SDL's frame-callback damage cut \(Self.word(damageCut))"
+            presenting.reason += "; on \(sdl.description): stand-in Vulkan loader \(Self.word(made.standIn)), SDL's frame-callback damage cut \(Self.word(damageCut))"
         }
-        var why = ""
-        listRing = presenter.makeListRing(why: &why)
-        pathReason += presenter.ringNote(listRing, why: why)
+        var ringNote = ""
+        listRing = presenter.makeListRing(note: &ringNote)
+        presenting.reason += ringNote
+        self.presenting = presenting
         if options.hideCursor { SDL_ShowCursor(SDL_DISABLE) }
         // A kiosk must not blank while people are looking at it; SDL already inhibits the
         // screen saver by default, say so explicitly.
@@ -234,7 +235,6 @@ public final class Display {
     /// When frames reach the screen, where the presenter hears it (`Presenter.lastShown`).
     var scanoutSequence: Int { presenter.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { presenter.lastShown(waitingMs: waitingMs) }
-    public var scanoutClock: String { presenter.scanoutClock }
 
     /// The window's size in points (layout units): its pixels over the scale.
     public var sizeInPoints: (width: Double, height: Double) {
@@ -261,8 +261,8 @@ public final class Display {
     /// presenter can show one (`Presenter.makeListRing`).
     func remakeListRing() -> (any ListRing)? {
         listRing = nil
-        var why = ""
-        listRing = presenter.makeListRing(why: &why)
+        var note = ""
+        listRing = presenter.makeListRing(note: &note)
         return listRing
     }
 

@@ -4,7 +4,9 @@ import OverscrollKit
 /// How frames reach the screen: the one thing the display holds that differs from one
 /// kind of screen to another. The core (`Display`, `Painter`, `Session`) draws a frame,
 /// into the canvas this gives where the CPU draws (`canvas`) or through its renderer, and
-/// hands it the rectangles that changed (`present`); it never asks which presenter it is.
+/// hands it the rectangles that changed (`present`); it never asks which presenter it is
+/// (it names no presenter type: `DocumentedArchitectureTests` reads Sources/ for one).
+/// What it says of itself is one value (`PresenterDescription`), read, not asked.
 ///
 /// The shape is SDL_Renderer's own (SDL's `src/render/`: one table of functions a
 /// backend fills in, chosen once from a list of drivers): here `PresenterTable` lists
@@ -14,13 +16,9 @@ import OverscrollKit
 protocol Presenter: AnyObject {
     /// The SDL renderer that draws frames (the painter's, the text's and the images').
     var renderer: OpaquePointer { get }
-    /// What it shows frames through, in a few words ("wl_shm buffers"), for `--verbose`
-    /// and the report (summary.json's `presenter`).
-    var name: String { get }
-    /// The CPU or the GPU, for the start line and the report.
-    var path: RenderPath { get }
-    /// Why it was chosen, and how it presents (for `--verbose` and summary.json).
-    var reason: String { get }
+    /// What it is, why it was chosen and what it hears of the screen, said once at its
+    /// making: `--verbose`, the start line and summary.json read this, nothing else.
+    var described: PresenterDescription { get }
     /// Whether what was drawn last frame is still there to draw over: a window surface or
     /// a buffer of ours keeps its pixels, so a frame repaints only what changed; a GPU
     /// back buffer is undefined after a present.
@@ -34,11 +32,10 @@ protocol Presenter: AnyObject {
     /// The frame's size in pixels.
     var sizeInPixels: (width: Int, height: Int) { get }
     /// A ring for the list (`ListRing`) as large as the canvas, where this presenter can
-    /// show one; nil elsewhere, `why` saying why.
-    func makeListRing(why: inout String) -> (any ListRing)?
-    /// What the ring made (or not made, `why`) changes in how a frame is shown, said for
-    /// the reason (`"; a scroll changes …"`); empty when nothing is worth saying.
-    func ringNote(_ ring: (any ListRing)?, why: String) -> String
+    /// show one; nil elsewhere. `note` is set to what the ring made (or its absence)
+    /// changes in how a frame is shown, said for the reason (`"; a scroll changes …"`);
+    /// empty when nothing is worth saying.
+    func makeListRing(note: inout String) -> (any ListRing)?
     /// The display is gone (the compositor hung up, the device was removed), as a
     /// present found: the run ends as for a lost display.
     var displayLost: Bool { get }
@@ -50,9 +47,6 @@ protocol Presenter: AnyObject {
     /// cannot be had, or where the presenter turns it itself (`SharedMemoryPresenter`
     /// over DRM), its canvas then being the app's size.
     func beginTurned(_ rotation: ScreenRotation) -> Bool
-    /// The cut of SDL's frame-callback damage (`SDLTrick`), where this presenter plays
-    /// it (Wayland's wl_shm); nil where it does not.
-    var frameDamageCut: SDLTrick.State? { get }
     /// What went with the display when `displayLost`, for the lost-display line.
     var lossReason: String { get }
     /// The screen's refresh period where the presenter knows it better than SDL (a DRM
@@ -75,12 +69,9 @@ protocol Presenter: AnyObject {
     /// A presenter that can hear two between looks tells the older first (DRM dumb
     /// buffers): ask again while the number grows.
     func lastShown(waitingMs: Int32) -> Presentation?
-    /// What `lastShown`'s times are, or why there are none (summary.json's scanout_clock).
-    var scanoutClock: String { get }
 }
 
 extension Presenter {
-    var frameDamageCut: SDLTrick.State? { nil }
     var displayLost: Bool { false }
     var lossReason: String { "connection closed" }
     var refreshPeriod: Double? { nil }
@@ -89,10 +80,41 @@ extension Presenter {
     func releaseScreen() {}
     var scanoutSequence: Int { 0 }
     func lastShown(waitingMs: Int32) -> Presentation? { nil }
-    var scanoutClock: String { "not known: \(name) says nothing of when a frame reaches the screen" }
 
     func beginTurned(_ rotation: ScreenRotation) -> Bool { turned.begin(rotation, screen: sizeInPixels) }
 
     /// Turns what was drawn since `beginTurned` onto the screen, as a whole.
     func finishTurned(_ rotation: ScreenRotation) { turned.finish(rotation) { sizeInPixels } }
+}
+
+/// What a presenter says of itself, one value made with it: what it shows frames through,
+/// on which path, why it was chosen, what its scanout times are, and the trick it plays
+/// on SDL if any. `--verbose`, the start line and summary.json (`presenter`,
+/// `render_path`, `render_path_reason`, `scanout_clock`) read it; presenting never does.
+public struct PresenterDescription: Sendable {
+    /// What frames are shown through, in a few words ("wl_shm buffers"): summary.json's
+    /// `presenter`.
+    public let name: String
+    /// The CPU or the GPU: the start line's and summary.json's `render_path`.
+    public let path: RenderPath
+    /// Why it was chosen, and how it presents: `--verbose`'s and summary.json's
+    /// `render_path_reason` (`Display` adds what the window and the ring changed).
+    public internal(set) var reason: String
+    /// What `Presenter.lastShown`'s times are, or why there are none: summary.json's
+    /// `scanout_clock`.
+    public let scanoutClock: String
+    /// The cut of SDL's frame-callback damage (`SDLTrick`), where this presenter plays it
+    /// (Wayland's wl_shm); nil where it does not.
+    let frameDamageCut: SDLTrick.State?
+
+    /// `scanoutClock` nil: the presenter hears nothing of when a frame is shown, said so.
+    init(name: String, path: RenderPath, reason: String, scanoutClock: String? = nil,
+         frameDamageCut: SDLTrick.State? = nil, plural: Bool = false) {
+        self.name = name
+        self.path = path
+        self.reason = reason
+        self.scanoutClock = scanoutClock
+            ?? "not known: \(name) \(plural ? "say" : "says") nothing of when a frame reaches the screen"
+        self.frameDamageCut = frameDamageCut
+    }
 }

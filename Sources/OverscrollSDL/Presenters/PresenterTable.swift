@@ -241,7 +241,7 @@ enum PresenterTable {
     /// `made`, once it is seen to draw; a renderer someone asked for by name that draws
     /// nothing is an error naming it, never a black screen that reports itself ready.
     private static func drawing(_ made: any Presenter, _ asked: String) throws(SDLError) -> any Presenter {
-        guard made.path == .gpu, let why = DrawProbe.cannotDraw(made.renderer) else { return made }
+        guard made.described.path == .gpu, let why = DrawProbe.cannotDraw(made.renderer) else { return made }
         throw SDLError(message: "the renderer \(asked) asks for draws nothing (\(why)); unset it or choose another (--renderer)")
     }
 

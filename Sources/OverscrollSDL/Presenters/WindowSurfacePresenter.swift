@@ -9,22 +9,18 @@ import CSDL
 /// SDL's framebuffer acceleration off.
 final class WindowSurfacePresenter: DrawsWithOwnRenderer {
     let drawing: PresenterRenderer
-    let reason: String
-    var name: String { "SDL's window surface" }
-    var path: RenderPath { .cpu }
+    let described: PresenterDescription
     var keepsPixels: Bool { true }
     private let window: OpaquePointer
     /// The ring made last (`makeListRing`), which the painter holds; its puts are sent
     /// with the window surface's present.
     private weak var ring: X11ListRing?
-    /// The window is an X11 one: a ring is worth having, and its absence worth saying.
-    private var onX11 = false
 
     /// `renderer`, SDL's software renderer on `window`'s surface, which this now owns.
     init(window: OpaquePointer, renderer: OpaquePointer, reason: String) {
         self.window = window
         drawing = PresenterRenderer(renderer)
-        self.reason = reason
+        described = PresenterDescription(name: "SDL's window surface", path: .cpu, reason: reason)
     }
 
     func canvas() -> WindowCanvas? { WindowCanvas(window: window) }
@@ -45,24 +41,18 @@ final class WindowSurfacePresenter: DrawsWithOwnRenderer {
         ring?.sent()
     }
 
-    func makeListRing(why: inout String) -> (any ListRing)? {
-        onX11 = CSDL_X11Window(window) != 0
-        guard onX11 else {
-            why = "not the CPU path on X11"
-            return nil
+    /// A ring where the window is an X11 one (elsewhere none, and nothing to say of it).
+    func makeListRing(note: inout String) -> (any ListRing)? {
+        note = ""
+        guard CSDL_X11Window(window) != 0 else { return nil }
+        var why = "no window surface"
+        let made = SDL_GetWindowSurface(window).flatMap { surface in
+            X11ListRing(window: window, width: surface.pointee.w, height: surface.pointee.h,
+                        pixelFormat: surface.pointee.format.pointee.format, why: &why)
         }
-        guard let surface = SDL_GetWindowSurface(window) else {
-            why = "no window surface"
-            return nil
-        }
-        let made = X11ListRing(window: window, width: surface.pointee.w, height: surface.pointee.h,
-                               pixelFormat: surface.pointee.format.pointee.format, why: &why)
         ring = made
+        note = made != nil ? "; a scroll changes which row of the list's shared-memory ring the X server shows first, not the pixels"
+            : "; the list is drawn in the window surface (no shared-memory ring: \(why))"
         return made
-    }
-
-    func ringNote(_ ring: (any ListRing)?, why: String) -> String {
-        if ring != nil { return "; a scroll changes which row of the list's shared-memory ring the X server shows first, not the pixels" }
-        return onX11 ? "; the list is drawn in the window surface (no shared-memory ring: \(why))" : ""
     }
 }

@@ -36,16 +36,13 @@ final class ConsoleScreenPresenter: Presenter {
         return ConsoleScreenPresenter(shared: shared, screen: screen)
     }
 
-    var name: String { screen.presenterName }
+    var described: PresenterDescription { shared.described }
     var renderer: OpaquePointer { shared.renderer }
-    var path: RenderPath { shared.path }
-    var reason: String { shared.reason }
     var keepsPixels: Bool { shared.keepsPixels }
     func canvas() -> WindowCanvas? { shared.canvas() }
     func present(_ rects: [SDL_Rect]?) { shared.present(rects) }
     var sizeInPixels: (width: Int, height: Int) { shared.sizeInPixels }
-    func makeListRing(why: inout String) -> (any ListRing)? { shared.makeListRing(why: &why) }
-    func ringNote(_ ring: (any ListRing)?, why: String) -> String { shared.ringNote(ring, why: why) }
+    func makeListRing(note: inout String) -> (any ListRing)? { shared.makeListRing(note: &note) }
     var turned: TurnedTarget { shared.turned }
     func beginTurned(_ rotation: ScreenRotation) -> Bool { shared.beginTurned(rotation) }
 
@@ -62,5 +59,4 @@ final class ConsoleScreenPresenter: Presenter {
     func releaseScreen() { screen.close() }
     var scanoutSequence: Int { shared.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { shared.lastShown(waitingMs: waitingMs) }
-    var scanoutClock: String { shared.scanoutClock }
 }

@@ -6,15 +6,13 @@ import CSDL
 /// was in doubt.
 final class RendererPresenter: DrawsWithOwnRenderer {
     let drawing: PresenterRenderer
-    let reason: String
-    var name: String { "SDL's accelerated renderer" }
-    var path: RenderPath { .gpu }
+    let described: PresenterDescription
     var keepsPixels: Bool { false }
 
     /// `renderer`, which this now owns.
     init(renderer: OpaquePointer, reason: String) {
         drawing = PresenterRenderer(renderer)
-        self.reason = reason
+        described = PresenterDescription(name: "SDL's accelerated renderer", path: .gpu, reason: reason)
     }
 
     /// The GPU draws: no pixels of the CPU's.
@@ -22,10 +20,8 @@ final class RendererPresenter: DrawsWithOwnRenderer {
 
     func present(_ rects: [SDL_Rect]?) { SDL_RenderPresent(renderer) }
 
-    func makeListRing(why: inout String) -> (any ListRing)? {
-        why = "not the CPU path on X11"
+    func makeListRing(note: inout String) -> (any ListRing)? {
+        note = ""
         return nil
     }
-
-    func ringNote(_ ring: (any ListRing)?, why: String) -> String { "" }
 }

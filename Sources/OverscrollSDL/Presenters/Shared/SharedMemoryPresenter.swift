@@ -34,12 +34,9 @@ import Glibc
 /// and how to learn the size the screen has now (`currentSize`), which it follows.
 final class SharedMemoryPresenter: Presenter {
     let renderer: OpaquePointer
-    let reason: String
-    let name: String
+    let described: PresenterDescription
     let turned: TurnedTarget
-    var path: RenderPath { .cpu }
     var keepsPixels: Bool { true }
-    let frameDamageCut: SDLTrick.State?
     /// Where the frame is drawn: as large as the screen in pixels, whose size it follows
     /// (`follow`) inside memory reserved for the largest it may be.
     let surface: UnsafeMutablePointer<SDL_Surface>
@@ -51,7 +48,7 @@ final class SharedMemoryPresenter: Presenter {
     private var panel: (width: Int32, height: Int32) = (0, 0)
     private let memory: UnsafeMutableRawPointer
     private let capacity: Int
-    /// What a ring's absence or presence is said as (`ringNote`): "a wl_shm buffer".
+    /// What a ring's presence is said as (`makeListRing`'s note): "a wl_shm buffer".
     private let bufferName: String
     /// For each buffer, the screen's rectangles changed since it was last shown: a buffer
     /// brought up to date gets only those.
@@ -62,7 +59,6 @@ final class SharedMemoryPresenter: Presenter {
     var displayLost: Bool { lost }
     var scanoutSequence: Int { chain.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { chain.lastShown(waitingMs: waitingMs) }
-    var scanoutClock: String { chain.scanoutClock ?? "not known: \(name) say nothing of when a frame reaches the screen" }
     /// The list's ring, where the painter keeps the list in one, and what its buffers
     /// hold (`RingBuffers`). Its frames say which ring row the window's top shows
     /// (`first`), which window rows' ring rows they wrote (`written`, this frame's), and
@@ -107,10 +103,9 @@ final class SharedMemoryPresenter: Presenter {
         self.chain = chain
         self.capacity = capacity
         self.currentSize = currentSize
-        self.reason = reason
-        self.name = name
+        described = PresenterDescription(name: name, path: .cpu, reason: reason, scanoutClock: chain.scanoutClock,
+                                         frameDamageCut: frameDamageCut, plural: true)
         self.bufferName = bufferName
-        self.frameDamageCut = frameDamageCut
         stale = Array(repeating: [], count: chain.most)
         for i in stale.indices { stale[i].reserveCapacity(16) }
         changed.reserveCapacity(16)
@@ -170,14 +165,10 @@ final class SharedMemoryPresenter: Presenter {
         return true
     }
 
-    func makeListRing(why: inout String) -> (any ListRing)? {
+    func makeListRing(note: inout String) -> (any ListRing)? {
         let made = ChainListRing(presenter: self, width: surface.pointee.w, height: surface.pointee.h)
-        if made == nil { why = "an empty window" }
+        note = made == nil ? "" : "; a scroll changes which row of the list's ring \(bufferName) starts from, not the pixels"
         return made
-    }
-
-    func ringNote(_ ring: (any ListRing)?, why: String) -> String {
-        ring == nil ? "" : "; a scroll changes which row of the list's ring \(bufferName) starts from, not the pixels"
     }
 
     /// The screen no longer shows what the buffers were given (a console's VT came back
