@@ -90,12 +90,8 @@ public final class ReplayRunner {
         if options.memoryBuffers {
             let (width, height) = (Int32((Double(options.width) * (options.scale ?? 1)).rounded()),
                                    Int32((Double(options.height) * (options.scale ?? 1)).rounded()))
-            display.presenter = { _ in
-                var why = ""
-                return SharedMemoryPresenter(chain: MemoryBufferChain(), capacity: Int(width) * Int(height) * 4,
-                                             currentSize: { (width, height) }, reason: "buffers in memory, as the console's DRM path",
-                                             bufferName: "a buffer in memory", why: &why)
-            }
+            display.presenter = PresenterTable.inMemory(MemoryBufferChain(), width: width, height: height,
+                                                        reason: "buffers in memory, as the console's DRM path")
         }
         self.options = options
         let report: ReportWriter?

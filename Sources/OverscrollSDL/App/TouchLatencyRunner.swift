@@ -81,13 +81,9 @@ public final class TouchLatencyRunner {
         var display = Display.Options.headless(width: options.width, height: options.height)
         let chain = VblankMemoryChain(vblank: options.vblank)
         let (width, height) = (Int32(options.width), Int32(options.height))
-        display.presenter = { _ in
-            var why = ""
-            return SharedMemoryPresenter(chain: chain, capacity: Int(width) * Int(height) * 4, currentSize: { (width, height) },
-                                         name: "buffers in memory flipped on a fixed vblank",
-                                         reason: "overscroll-bench latency: the console's DRM path, its flips on a fixed vblank",
-                                         bufferName: "a buffer in memory", why: &why)
-        }
+        display.presenter = PresenterTable.inMemory(chain, width: width, height: height,
+                                                    name: "buffers in memory flipped on a fixed vblank",
+                                                    reason: "overscroll-bench latency: the console's DRM path, its flips on a fixed vblank")
         let shown: Display
         do { shown = try Display(display) } catch { throw .display(error) }
         do {

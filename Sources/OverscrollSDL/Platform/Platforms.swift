@@ -35,7 +35,7 @@ enum Platforms {
                                      waylandDisplay: environment("WAYLAND_DISPLAY")) else { return nil }
         switch headed.row.preparation {
         case .nothing: return nil
-        case .consoleScreen: return try ConsoleScreenPresenter.prepare(choice: choice, videoDriver: videoDriver, output: output, note: &note)
+        case .consoleScreen: return try PresenterTable.prepareConsole(choice: choice, videoDriver: videoDriver, output: output, note: &note)
         }
     }
 

@@ -50,7 +50,10 @@ struct PresenterEntry {
 /// (`Platform.presenters`, `Platforms.rows`): its first without OpenGL for the CPU path,
 /// its first with it for the GPU's, as `--renderer` asks (`Asked`, with SDL_RENDER_DRIVER
 /// its one override). A new presenter is an entry here, a folder of its own under
-/// Presenters/ and a place in the rows that offer it.
+/// Presenters/ and a place in the rows that offer it. Outside Presenters/ this table is
+/// what is named, never a presenter type (`ArchitectureClaimsTests` reads Sources/ for one):
+/// the rows name its entries, `Display` asks it to choose, the console's preparation and
+/// the runners that show frames in memory go through it.
 enum PresenterTable {
     /// What `--renderer` asks for, decided once, with SDL_RENDER_DRIVER as its one
     /// override: `choose` and `drawsWithoutGL` both follow from it, so the window made
@@ -137,6 +140,26 @@ enum PresenterTable {
                     .map { finish($0, request, reason: reason) }
             },
             refusal: { _ in SDLError("cannot create a renderer") }, unavailable: { _ in "OpenGL is unavailable" })
+    }
+
+    /// The console's screen taken before SDL starts (`Platform.Preparation.consoleScreen`),
+    /// where `choice` and the machine lead to one; `note` says why not, where worth saying.
+    static func prepareConsole(choice: RendererChoice, videoDriver: String?, output: String?,
+                               note: inout String?) throws(SDLError) -> PreparedScreen? {
+        try ConsoleScreenPresenter.prepare(choice: choice, videoDriver: videoDriver, output: output, note: &note)
+    }
+
+    /// Frames shown through buffers in plain memory (`chain`) at `width` × `height` instead
+    /// of a screen's, as the console's DRM path shows them: replay's memory buffers and
+    /// overscroll-bench latency. `name` says what they are (nil: "buffers in shared memory").
+    static func inMemory(_ chain: any BufferChain, width: Int32, height: Int32, name: String? = nil,
+                         reason: String) -> (OpaquePointer) -> (any Presenter)? {
+        { _ in
+            var why = ""
+            return SharedMemoryPresenter(chain: chain, capacity: Int(width) * Int(height) * 4, currentSize: { (width, height) },
+                                         name: name ?? "buffers in shared memory", reason: reason,
+                                         bufferName: "a buffer in memory", why: &why)
+        }
     }
 
     /// The platform's presenter that draws on the CPU (every row offers one).
