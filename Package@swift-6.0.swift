@@ -41,6 +41,10 @@ let package = Package(
         ),
         // How the C targets say why they failed (`ovs_fail`: one line into the caller's buffer).
         .target(name: "CFailure"),
+        // Which buffer of a small chain is free, drawn, queued or on the screen, and the
+        // bounded waits for one: one state machine that CDRM's dumb buffers and CWayland's
+        // wl_shm buffers drive through a table of their own functions (chain.h).
+        .target(name: "CBufferChain"),
         // The refresh command's supervisor (fork, PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER):
         // C, because the code between fork() and exec must not touch Swift's runtime.
         .target(name: "CSupervisor"),
@@ -54,13 +58,13 @@ let package = Package(
         // Debian's libSDL2 links it too (so does SDL 3 under sdl2-compat), so it is loaded
         // in every run, Wayland or not, and there is one copy, the one SDL's window lives in
         // (libwayland-dev: libsdl2-dev brings it).
-        .target(name: "CWayland", dependencies: ["CFailure"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        .target(name: "CWayland", dependencies: ["CBufferChain", "CFailure"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // libdrm (Debian's libdrm-dev), for CDRM.
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // The console's CPU path: DRM dumb buffers page-flipped by the program itself
         // (no GBM, EGL or Mesa), the virtual terminal's switches, and the facts the
         // choice between it and OpenGL is made from. C, for libdrm's structs and ioctls.
-        .target(name: "CDRM", dependencies: ["CLibDRM", "CFailure"]),
+        .target(name: "CDRM", dependencies: ["CLibDRM", "CBufferChain", "CFailure"]),
         // The console's input through libinput over udev (Debian's libinput-dev,
         // libudev-dev): touch panels of every kind, pointers scaled to the screen, the
         // kernel's event times, hot-plug. C, so Swift sees only flattened values.
@@ -127,7 +131,7 @@ let package = Package(
         .testTarget(name: "ConfigReaderTests", dependencies: ["ConfigReader"]),
         .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "TestSupport"]),
         .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers", "TestSupport"]),
-        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "CDRM", "CInput", "TestSupport"]),
+        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "CDRM", "CInput", "CBufferChain", "TestSupport"]),
         .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
