@@ -16,10 +16,8 @@ import Testing
 
     /// Files that still define their own error helper, and why.
     static let ownHelper: [String: String] = [
-        // #48's rotation work is changing dumb.c, and wlshm.c's presentation feedback is
-        // being changed by another session: their `fail` joins failure.h with the shared
-        // buffer-chain core #49 asks for, next.
-        "Sources/CDRM/dumb.c": "being changed by #48; failure.h next (#49)",
+        // wlshm.c's presentation feedback is being changed by another session: its `fail`
+        // joins failure.h with the shared buffer-chain core #49 asks for, next.
         "Sources/CWayland/wlshm.c": "being changed for presentation feedback; failure.h next (#49)",
     ]
 

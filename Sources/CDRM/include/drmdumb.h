@@ -4,8 +4,9 @@
 
 // Frames shown straight on a DRM device from dumb buffers (memory the display controller
 // scans out, written by the CPU): the console's CPU path, with no GBM, EGL or Mesa.
-// ovs_drm_acquire/commit/wait_frame follow the shape of CWayland's wl_shm chain, so the
-// same shared-memory presenter drives either (Presenters/Shared/BufferChain.swift).
+// ovs_drm_acquire/commit/wait_frame follow the shape of CWayland's wl_shm chain (both
+// drive CBufferChain's state machine), so the same shared-memory presenter drives either
+// (Presenters/Shared/BufferChain.swift).
 
 enum { ovs_drm_most = 3 };
 
