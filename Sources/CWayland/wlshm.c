@@ -2,6 +2,8 @@
 #include "wlshm.h"
 #include "wlsymbol.h"
 #include "feedback.h"
+#include "chain.h"
+#include "failure.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -10,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 // libwayland-client is linked (Debian's libSDL2 links it too, so it is the one copy in
 // the process, SDL 3's under sdl2-compat included): requests go through its inline
@@ -18,15 +19,16 @@
 // (`ovs_wl_add_listener_unseen`, sdldamage.c), past this program's own, which counts SDL's.
 #include <wayland-client.h>
 
+_Static_assert(ovs_wl_shm_most <= ovs_chain_most, "the chain holds every buffer");
+
 typedef struct {
     struct wl_shm_pool *pool;       // the buffer's memory, kept to make buffers at other offsets
     struct wl_buffer *buffer;       // `height` rows of the pool from row `offset` on
     uint32_t *pixels;               // the pool's first row
     size_t size;
     int width, height, stride, rows, offset;
-    int busy;      // attached and not yet released by the compositor
-    int fresh;     // never handed out: its pixels are undefined
-    long *releases;    // the owner's count
+    ovs_wl_shm *owner;              // for its release: the owner's chain and count
+    int slot;                       // which of the owner's buffers
 } Buffer;
 
 struct ovs_wl_shm {
@@ -39,8 +41,9 @@ struct ovs_wl_shm {
     int has_xrgb;
     struct wl_callback *frame;      // the frame callback awaited, or NULL
     Buffer buffers[ovs_wl_shm_most];
-    int count;
-    int current;                    // the acquired buffer, -1 when none
+    // Which buffer is drawn and which the compositor holds (queued: attached and not yet
+    // released) (CBufferChain).
+    ovs_chain chain;
     int damage_buffer;              // wl_surface v4: damage in buffer pixels
     long releases;
     ovs_wl_feedbacks feedback;      // wp_presentation, where the compositor offers it
@@ -76,8 +79,8 @@ static const struct wl_registry_listener registry_listener = { registry_global, 
 static void buffer_release(void *data, struct wl_buffer *buffer) {
     (void)buffer;
     Buffer *b = data;
-    b->busy = 0;
-    (*b->releases)++;
+    ovs_chain_released(&b->owner->chain, b->slot);
+    b->owner->releases++;
 }
 static const struct wl_buffer_listener buffer_listener = { buffer_release };
 
@@ -94,12 +97,6 @@ static const struct wl_callback_listener frame_listener = { frame_done };
 // MARK: Connection
 
 int ovs_wl_shm_broken(const ovs_wl_shm *s) { return wl_display_get_error(s->display) != 0; }
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1000 + (double)t.tv_nsec / 1e6;
-}
 
 // Runs our queue's callbacks for what has arrived, reading the socket for at most
 // `timeout_ms` if nothing has. -1 on a broken connection, else 0.
@@ -123,15 +120,14 @@ static int pump(ovs_wl_shm *s, int timeout_ms) {
     return wl_display_dispatch_queue_pending(s->display, s->queue) < 0 ? -1 : 0;
 }
 
-static void fail(char *why, int why_size, const char *reason) {
-    if (why && why_size > 0) snprintf(why, (size_t)why_size, "%s", reason);
-}
+// How the buffers below are made, dropped and waited for (the chain's table, chain.h).
+static const ovs_chain_ops chain_ops;
 
 ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_size) {
-    if (!display || !surface) { fail(why, why_size, "not a Wayland window"); return NULL; }
+    if (!display || !surface) { ovs_fail(why, why_size, "not a Wayland window"); return NULL; }
     ovs_wl_shm *s = calloc(1, sizeof *s);
-    if (!s) { fail(why, why_size, "out of memory"); return NULL; }
-    s->current = -1;
+    if (!s) { ovs_fail(why, why_size, "out of memory"); return NULL; }
+    ovs_chain_init(&s->chain, &chain_ops, s);
     s->display = display;
     s->surface = surface;
     s->queue = wl_display_create_queue(s->display);
@@ -140,7 +136,7 @@ ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_s
     if (!s->queue || !display_on_queue || !s->surface_on_queue) {
         if (display_on_queue) wl_proxy_wrapper_destroy(display_on_queue);
         ovs_wl_shm_destroy(s);
-        fail(why, why_size, "cannot make an event queue");
+        ovs_fail(why, why_size, "cannot make an event queue");
         return NULL;
     }
     wl_proxy_set_queue((struct wl_proxy *)display_on_queue, s->queue);
@@ -152,12 +148,12 @@ ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_s
     if (!s->registry || wl_display_roundtrip_queue(s->display, s->queue) < 0 || !s->shm
         || wl_display_roundtrip_queue(s->display, s->queue) < 0) {
         ovs_wl_shm_destroy(s);
-        fail(why, why_size, "the compositor offers no wl_shm");
+        ovs_fail(why, why_size, "the compositor offers no wl_shm");
         return NULL;
     }
     if (!s->has_xrgb) {
         ovs_wl_shm_destroy(s);
-        fail(why, why_size, "the compositor's wl_shm has no XRGB8888");
+        ovs_fail(why, why_size, "the compositor's wl_shm has no XRGB8888");
         return NULL;
     }
     s->damage_buffer = wl_surface_get_version(s->surface) >= WL_SURFACE_DAMAGE_BUFFER_SINCE_VERSION;
@@ -189,12 +185,16 @@ static int view(ovs_wl_shm *s, Buffer *b, int offset) {
     if (!buffer) return 0;
     b->buffer = buffer;
     b->offset = offset;
-    b->busy = 0;
     listen(buffer, &buffer_listener, b);
     return 1;
 }
 
-static int make(ovs_wl_shm *s, Buffer *b, int width, int height, int rows, int offset) {
+// What ovs_wl_shm_acquire asks for: `height` of `rows` rows of `width` pixels, from `offset` on.
+typedef struct { int width, height, rows, offset; } size_wanted;
+
+static int make(ovs_wl_shm *s, int slot, const size_wanted *want) {
+    Buffer *b = &s->buffers[slot];
+    int width = want->width, height = want->height, rows = want->rows, offset = want->offset;
     int stride = width * 4;
     size_t size = (size_t)stride * (size_t)rows;
     int fd = memfd_create("overscroll-wl-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -208,48 +208,38 @@ static int make(ovs_wl_shm *s, Buffer *b, int width, int height, int rows, int o
     close(fd);      // sent with the request; the compositor has its own descriptor
     if (!pool) { munmap(pixels, size); return 0; }
     *b = (Buffer){ .pool = pool, .pixels = pixels, .size = size, .width = width, .height = height, .stride = width,
-                   .rows = rows, .busy = 0, .fresh = 1, .releases = &s->releases };
+                   .rows = rows, .owner = s, .slot = slot };
     if (!view(s, b, offset)) { drop(s, b); return 0; }
     return 1;
 }
 
+// The chain's table (chain.h): the waits' end, a buffer made, fitted, dropped.
+static int chain_pump(void *s, int timeout_ms) { return pump(s, timeout_ms); }
+static int chain_make(void *s, int slot, const void *want) { return make(s, slot, want); }
+static int chain_fits(void *s, int slot, const void *want) {
+    const Buffer *b = &((ovs_wl_shm *)s)->buffers[slot];
+    const size_wanted *w = want;
+    return b->width == w->width && b->height == w->height && b->rows == w->rows;
+}
+static void chain_drop(void *s, int slot) { drop(s, &((ovs_wl_shm *)s)->buffers[slot]); }
+static const ovs_chain_ops chain_ops = { .pump = chain_pump, .make = chain_make, .fits = chain_fits, .drop = chain_drop };
+
 uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int width, int height, int rows, int offset, int most, int timeout_ms,
                              int *stride, int *index, int *fresh) {
-    s->current = -1;
+    ovs_chain_cancel(&s->chain);
     if (width <= 0 || height <= 0 || offset < 0 || rows < height + offset) return NULL;
-    for (int i = 0; i < s->count; i++) {
-        if (s->buffers[i].width != width || s->buffers[i].height != height || s->buffers[i].rows != rows) {
-            for (int j = 0; j < s->count; j++) drop(s, &s->buffers[j]);
-            s->count = 0;
-            break;
-        }
-    }
-    double deadline = now_ms() + timeout_ms;
-    for (;;) {
-        if (pump(s, 0) < 0) return NULL;
-        for (int i = 0; i < s->count; i++) {
-            if (s->buffers[i].busy) continue;
-            s->current = i;
-            break;
-        }
-        if (s->current < 0 && s->count < most && s->count < ovs_wl_shm_most) {
-            if (!make(s, &s->buffers[s->count], width, height, rows, offset)) return NULL;
-            s->current = s->count++;
-        }
-        if (s->current >= 0) break;
-        double left = deadline - now_ms();
-        if (left <= 0) return NULL;
-        if (pump(s, (int)left + 1) < 0) return NULL;
-    }
-    Buffer *b = &s->buffers[s->current];
+    size_wanted want = { width, height, rows, offset };
+    ovs_chain_reshape(&s->chain, &want);
+    int slot = ovs_chain_acquire(&s->chain, &want, most < ovs_wl_shm_most ? most : ovs_wl_shm_most, timeout_ms);
+    if (slot < 0) return NULL;
+    Buffer *b = &s->buffers[slot];
     if (b->offset != offset && !view(s, b, offset)) {
-        s->current = -1;
+        ovs_chain_cancel(&s->chain);
         return NULL;
     }
     *stride = b->stride;
-    *index = s->current;
-    *fresh = b->fresh;
-    b->fresh = 0;
+    *index = slot;
+    *fresh = ovs_chain_take_fresh(&s->chain, slot);
     return b->pixels;
 }
 
@@ -260,8 +250,9 @@ void ovs_wl_shm_damage(ovs_wl_shm *s, int x, int y, int width, int height) {
 }
 
 int ovs_wl_shm_commit(ovs_wl_shm *s) {
-    if (s->current < 0) return -1;
-    Buffer *b = &s->buffers[s->current];
+    int slot = ovs_chain_cancel(&s->chain);
+    if (slot < 0) return -1;
+    Buffer *b = &s->buffers[slot];
     if (s->frame) wl_callback_destroy(s->frame);
     // Made through the wrapper: the callback's events come to our queue.
     s->frame = wl_surface_frame(s->surface_on_queue);
@@ -269,22 +260,15 @@ int ovs_wl_shm_commit(ovs_wl_shm *s) {
     ovs_feedback_request(&s->feedback, s->surface);
     wl_surface_attach(s->surface, b->buffer, 0, 0);
     wl_surface_commit(s->surface);
-    b->busy = 1;
-    s->current = -1;
+    ovs_chain_queue(&s->chain, slot);
     if (wl_display_flush(s->display) < 0 && errno != EAGAIN) return -1;
     return ovs_wl_shm_broken(s) ? -1 : 0;
 }
 
-int ovs_wl_shm_wait_frame(ovs_wl_shm *s, int timeout_ms) {
-    double deadline = now_ms() + timeout_ms;
-    for (;;) {
-        if (pump(s, 0) < 0) return -1;
-        if (!s->frame) return 1;
-        double left = deadline - now_ms();
-        if (left <= 0) return 0;
-        if (pump(s, (int)left + 1) < 0) return -1;
-    }
-}
+// The frame callback came: none awaited.
+static int frame_came(void *s) { return ((ovs_wl_shm *)s)->frame == NULL; }
+
+int ovs_wl_shm_wait_frame(ovs_wl_shm *s, int timeout_ms) { return ovs_chain_wait(&s->chain, frame_came, s, timeout_ms); }
 
 int ovs_wl_shm_presentation_clock(const ovs_wl_shm *s) {
     return s->feedback.presentation ? s->feedback.clock : -1;
@@ -292,23 +276,26 @@ int ovs_wl_shm_presentation_clock(const ovs_wl_shm *s) {
 long ovs_wl_shm_commit_sequence(const ovs_wl_shm *s) { return s->feedback.sequence; }
 long ovs_wl_shm_feedback_lost(const ovs_wl_shm *s) { return s->feedback.lost; }
 
-int ovs_wl_shm_take_feedback(ovs_wl_shm *s, int timeout_ms, ovs_wl_feedback *out) {
-    double deadline = now_ms() + timeout_ms;
-    for (;;) {
-        if (pump(s, 0) < 0) return -1;
-        if (ovs_feedback_take(&s->feedback, out)) return 1;
-        double left = deadline - now_ms();
-        if (left <= 0 || !ovs_feedback_awaited(&s->feedback)) return 0;
-        if (pump(s, (int)left + 1) < 0) return -1;
-    }
+typedef struct { ovs_wl_shm *s; ovs_wl_feedback *out; } feedback_taking;
+
+// An answer taken (1), or none yet while one is awaited (0), or none awaited (-1: stop).
+static int feedback_taken(void *taking) {
+    feedback_taking *t = taking;
+    if (ovs_feedback_take(&t->s->feedback, t->out)) return 1;
+    return ovs_feedback_awaited(&t->s->feedback) ? 0 : -1;
 }
 
-int ovs_wl_shm_buffers(const ovs_wl_shm *s) { return s->count; }
+int ovs_wl_shm_take_feedback(ovs_wl_shm *s, int timeout_ms, ovs_wl_feedback *out) {
+    feedback_taking taking = { s, out };
+    return ovs_chain_wait(&s->chain, feedback_taken, &taking, timeout_ms);
+}
+
+int ovs_wl_shm_buffers(const ovs_wl_shm *s) { return s->chain.count; }
 long ovs_wl_shm_releases(const ovs_wl_shm *s) { return s->releases; }
 
 void ovs_wl_shm_destroy(ovs_wl_shm *s) {
     if (!s) return;
-    for (int i = 0; i < s->count; i++) drop(s, &s->buffers[i]);
+    ovs_chain_clear(&s->chain);
     if (s->frame) wl_callback_destroy(s->frame);
     ovs_feedback_destroy(&s->feedback);
     if (s->shm) wl_shm_destroy(s->shm);

@@ -14,12 +14,9 @@ import Testing
         "main": "the launcher's entry",
     ]
 
-    /// Files that still define their own error helper, and why.
-    static let ownHelper: [String: String] = [
-        // wlshm.c's presentation feedback is being changed by another session: its `fail`
-        // joins failure.h with the shared buffer-chain core #49 asks for, next.
-        "Sources/CWayland/wlshm.c": "being changed for presentation feedback; failure.h next (#49)",
-    ]
+    /// Files that still define their own error helper, and why (none now: dumb.c's and
+    /// wlshm.c's went with CBufferChain, #49).
+    static let ownHelper: [String: String] = [:]
 
     /// The C files of the C targets and the launcher, as paths from the package root.
     static func cFiles() throws -> [String] {
