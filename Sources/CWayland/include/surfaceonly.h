@@ -12,6 +12,8 @@
 // load is a "loader" that answers exactly that question: a shared object made here in
 // memory (a memfd) that holds no code, only the symbol vkGetInstanceProcAddr, an absolute
 // symbol whose value is the address of a function in this program.
+// Not a library shipped in the package: SwiftPM links one against libswiftCore.so, which a
+// kiosk has not (docs/performance.md, "Figures behind the code's comments").
 
 // Makes the loader and writes the path SDL_Vulkan_LoadLibrary should be given
 // ("/proc/self/fd/N") into `path`. Returns the descriptor, to close once SDL has loaded
