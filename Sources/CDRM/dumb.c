@@ -303,3 +303,5 @@ void ovs_drm_destroy(ovs_drm *d) {
     close(d->fd);
     free(d);
 }
+
+int ovs_drm_vblank(const ovs_drm *d, int *error) { return ovs_drm_crtc_vblank(d->fd, d->crtc_id, error); }

@@ -36,7 +36,8 @@ public struct ReportMetadata: Sendable, Codable, Equatable {
     /// Replay only: the gesture script's path.
     public var script: String?
     /// Where `touch_to_scanout_ms` ends: the presenter's word for when a frame reached the
-    /// screen ("DRM page-flip event (the vblank's time)"), or why it cannot be known
+    /// screen ("DRM page-flip event: the vblank's time", or the commit's end where the
+    /// driver counts no vblanks), or why it cannot be known
     /// ("not known: SDL's window surface says nothing of when a frame is shown").
     public var scanoutClock: String?
     /// Where it starts: "kernel" (the input device's own stamp), or "read" (when the

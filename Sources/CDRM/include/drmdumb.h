@@ -79,6 +79,25 @@ long ovs_drm_next_shown(ovs_drm *d, long long *usec);
 // Gives the CRTC back as it was, frees the buffers, closes the device.
 void ovs_drm_destroy(ovs_drm *d);
 
+// ---- What a flip event's time is (vblank.c).
+
+// What a page-flip event's time is on a CRTC. Where the driver counts vblanks, DRM stamps
+// the event with the vblank the flip happened at. Where it has none (virtio-gpu, bochs,
+// simpledrm and other simple KMS drivers: no drm_vblank_init), DRM sends the event when
+// the commit is done, stamped then, with sequence 0: no wait for a vblank is in that time.
+// DRM answers a vblank query on such a device with EOPNOTSUPP, whatever the CRTC.
+enum {
+    ovs_drm_vblank_unknown = -1,    // the query failed otherwise (errno in *error)
+    ovs_drm_vblank_none = 0,        // the driver counts no vblanks
+    ovs_drm_vblank_counted = 1,     // the CRTC's vblank counter answered
+};
+
+// Asks `crtc_id`'s vblank counter on the DRM file `fd` (drmCrtcGetSequence, Linux 4.15+):
+// one ioctl, no wait. A CRTC that is off answers EINVAL even where vblanks exist: unknown.
+int ovs_drm_crtc_vblank(int fd, uint32_t crtc_id, int *error);
+// The same for the CRTC the device shows on.
+int ovs_drm_vblank(const ovs_drm *d, int *error);
+
 // ---- Facts for the choice between GL and dumb buffers, gathered without Mesa.
 
 typedef struct {

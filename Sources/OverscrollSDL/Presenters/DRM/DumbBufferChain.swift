@@ -65,7 +65,13 @@ final class DumbBufferChain: ConsoleScreen {
         return sequence > 0 ? Presentation(sequence: sequence, time: Double(usec) / 1e6) : nil
     }
 
-    var scanoutClock: String? { "DRM page-flip event: the vblank's time (CLOCK_MONOTONIC)" }
+    /// Asked of the CRTC when read (once, for the report's metadata at the start, while
+    /// the CRTC is still fbcon's and on): the event's time is a vblank's only where the
+    /// driver counts them (`FlipClock`).
+    var scanoutClock: String? {
+        guard !device.closed else { return nil }
+        return FlipClock(device: device).description(driver: device.driver)
+    }
 
     var broken: Bool { !device.closed && ovs_drm_broken(device.handle) != 0 }
 
