@@ -37,10 +37,29 @@ extension SDLSuite {
             inputs = [session.logical(TimedInput(time: 0.02, event: .pointerMove(PointerID(1), x: 60, y: 100)))]
             let moved = session.frame(&inputs, to: 0.02, startedAt: 0, cpuStart: 0)
             #expect(moved.scanoutSequence == 2)
-            let shown = try #require(session.display.lastShown(waitingMs: 100))
+            // Every flip is told once, oldest first (the first frame's, then this one's).
+            var told: [Presentation] = []
+            while let p = session.display.lastShown(waitingMs: 100), p.sequence > (told.last?.sequence ?? 0) { told.append(p) }
+            #expect(told.map(\.sequence) == [1, 2])
+            let shown = try #require(told.last)
             // Its vblank: the first on the grid after the commit, inside the present.
             #expect(shown.sequence == 2 && shown.time > moved.presentStart && shown.time <= moved.presentDone + 0.004)
             #expect(abs(shown.time - (shown.time / 0.004).rounded() * 0.004) < 1e-9)
+        }
+
+        /// Two flips done between two looks (a commit completes the pending flip): each is
+        /// told once, oldest first, then the last again, as a DRM device tells its flips
+        /// (`ovs_drm_next_shown`), so neither frame's touch goes untimed.
+        @Test func everyFlipIsToldOnceOldestFirst() throws {
+            let period = 0.002
+            let chain = VblankMemoryChain(vblank: FixedVblank(period: period))
+            #expect(chain.commit())
+            #expect(chain.commit())
+            let told = (0..<3).compactMap { chain.lastShown(waitingMs: $0 == 0 ? 100 : 0) }
+            #expect(told.map(\.sequence) == [1, 2, 2])
+            try #require(told.count == 3)
+            #expect(told[1].time > told[0].time)
+            for t in told { #expect(abs(t.time - (t.time / period).rounded() * period) < 1e-9) }
         }
 
         /// Injected touches, each shown at a vblank on the grid after its frame's commit;

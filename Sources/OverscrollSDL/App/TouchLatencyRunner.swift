@@ -175,19 +175,23 @@ public final class TouchLatencyRunner {
         hear(waitingMs: Int32((period * 2000).rounded(.up)))
     }
 
-    /// The flip the display heard last, once: its frame's touch completes (in the profiler
-    /// too); frames numbered before it that still wait were not heard (none here: the
-    /// fixed vblank misses no event).
+    /// Every flip the display heard since the last look, oldest first, as the live loop
+    /// takes them (`LiveApp.hearPresentation`): each completes its frame's touch (in the
+    /// profiler too). Frames numbered before a flip that still wait were not heard (none
+    /// here: the fixed vblank misses no event).
     private func hear(waitingMs: Int32) {
-        guard let p = session.display.lastShown(waitingMs: waitingMs), p.sequence > lastHeard else { return }
-        lastHeard = p.sequence
-        _ = session.runRecord.presented(p)
-        while let first = waitingSequence.first, first <= p.sequence {
-            var s = waiting.removeFirst()
-            waitingSequence.removeFirst()
-            if first == p.sequence {
-                s.scanout = p.time
-                shown.append(s)
+        var wait = waitingMs
+        while let p = session.display.lastShown(waitingMs: wait), p.sequence > lastHeard {
+            lastHeard = p.sequence
+            wait = 0
+            _ = session.runRecord.presented(p)
+            while let first = waitingSequence.first, first <= p.sequence {
+                var s = waiting.removeFirst()
+                waitingSequence.removeFirst()
+                if first == p.sequence {
+                    s.scanout = p.time
+                    shown.append(s)
+                }
             }
         }
     }

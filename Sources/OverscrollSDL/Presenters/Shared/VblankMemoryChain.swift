@@ -4,7 +4,8 @@ import OverscrollKit
 /// vblank of `FixedVblank`: a commit queues a page flip that completes at the first vblank
 /// after it, one flip pending at a time (a commit while one is pending waits for it, as
 /// `ovs_drm_commit` does on EBUSY), each flip numbered and its vblank told as the flip
-/// event tells it (`lastShown`). Where there is no screen — `overscroll-bench latency`,
+/// event tells it (`lastShown`: every flip once, oldest first, as `ovs_drm_next_shown`
+/// tells a DRM device's). Where there is no screen — `overscroll-bench latency`,
 /// tests — it gives the shared-memory presenter the DRM path's waits, with times known
 /// exactly. Nothing is read back; the memory is `MemoryBufferChain`'s.
 final class VblankMemoryChain: BufferChain {
@@ -15,11 +16,17 @@ final class VblankMemoryChain: BufferChain {
     private var flips = 0
     private var commitSequence = 0
     private var shown: Presentation?
+    /// Flips done and not yet told (`lastShown`), oldest first: a commit completes the
+    /// pending flip, so two can be done between two looks.
+    private var heard: [Presentation] = []
     /// Seconds spent waiting for a pending flip (in `waitFrame` and `commit`) since
     /// `takeFlipWait`: the part of a frame's present that is the frame before's vblank.
     private var flipWait = 0.0
 
-    init(vblank: FixedVblank) { self.vblank = vblank }
+    init(vblank: FixedVblank) {
+        self.vblank = vblank
+        heard.reserveCapacity(4)
+    }
 
     var most: Int { memory.most }
     var showsFromAnyPixel: Bool { true }
@@ -29,6 +36,7 @@ final class VblankMemoryChain: BufferChain {
     private func complete(now: Double) {
         guard let p = pending, p.at <= now else { return }
         shown = Presentation(sequence: p.sequence, time: p.at)
+        heard.append(Presentation(sequence: p.sequence, time: p.at))
         pending = nil
     }
 
@@ -64,9 +72,10 @@ final class VblankMemoryChain: BufferChain {
 
     var scanoutSequence: Int { commitSequence }
 
+    /// The oldest flip done and not told yet; once all were told, the last one again.
     func lastShown(waitingMs: Int32) -> Presentation? {
         waitPending(timeoutMs: waitingMs, counted: false)
-        return shown
+        return heard.isEmpty ? shown : heard.removeFirst()
     }
 
     var scanoutClock: String? { "a fixed vblank (FixedVblank, no screen): a flip at the first vblank after its commit" }
