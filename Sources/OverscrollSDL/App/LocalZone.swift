@@ -14,9 +14,16 @@ import Glibc
 /// (glibc compares its inode and mtime); it is called at most every `rereadEvery` seconds,
 /// one stat of a cached inode, so a new zone shows within a minute. A `TZ` variable is
 /// fixed for the life of the process (glibc re-reads only when its text changes).
+///
+/// The offset is asked every frame but changes only at a whole second: it is worked out
+/// once a second (`localtime_r` walks the zone's rules, about 1 % of a live frame's CPU
+/// at 60 frames a second) and again after each re-read.
 struct LocalZone {
     static let rereadEvery = 30.0
     private var lastRead = -Double.infinity
+    /// The whole second last worked out, and its offset.
+    private var second: time_t?
+    private var secondOffset = 0.0
 
     /// Seconds east of UTC at `wall` (seconds since 1970), `monotonic` the time now for
     /// the re-read's cadence.
@@ -24,10 +31,14 @@ struct LocalZone {
         if monotonic - lastRead >= Self.rereadEvery {
             tzset()
             lastRead = monotonic
+            second = nil
         }
         var seconds = time_t(wall.rounded(.down))
+        if seconds == second { return secondOffset }
         var local = tm()
         guard localtime_r(&seconds, &local) != nil else { return 0 }
-        return Double(local.tm_gmtoff)
+        second = seconds
+        secondOffset = Double(local.tm_gmtoff)
+        return secondOffset
     }
 }
