@@ -4,7 +4,7 @@ import OverscrollKit
 /// One way of putting a frame on screen. The painter lays the scene out in pixels
 /// (`FrameLayout`), works out what changed since the picture on screen (`SceneDamage`),
 /// and hands both to the backend that draws this frame; the backend draws, says what to
-/// present, and keeps `screen` saying what the screen then holds.
+/// present, and keeps `contents` saying what the window then holds.
 ///
 /// Two: `RendererBackend` (SDL_Renderer: a GPU, a rotated screen, and what only the
 /// renderer draws on the CPU path) and `SurfaceBackend` (the CPU path, straight into the
@@ -13,18 +13,18 @@ import OverscrollKit
 /// Wayland, …), which the backends draw into without knowing which it is.
 protocol DrawingBackend: AnyObject {
     /// Whether this backend can draw the next frame now (the CPU path needs the window
-    /// surface in the images' pixel format); may change `screen` (a new window size).
-    func takesFrame(_ screen: inout Screen) -> Bool
-    /// Whether a change can be drawn over what `screen` says is there; otherwise the
+    /// surface in the images' pixel format); may change `contents` (a new window size).
+    func takesFrame(_ contents: inout WindowContents) -> Bool
+    /// Whether a change can be drawn over what `contents` says is there; otherwise the
     /// painter asks for the whole frame.
-    func canAmend(_ screen: Screen) -> Bool
+    func canAmend(_ contents: WindowContents) -> Bool
     /// Draws `frame`, which differs from the picture on screen (`previous`, laid out, when
     /// `change` is `.overlays`) by `change`. Puts the rectangles to present in `damage`
-    /// (empty on entry) and what the screen holds afterwards in `screen`.
+    /// (empty on entry) and what the window holds afterwards in `contents`.
     func draw(_ frame: FrameLayout, previous: FrameLayout?, change: SceneDamage,
-              screen: inout Screen, damage: inout [SDL_Rect]) -> PaintedFrame
+              contents: inout WindowContents, damage: inout [SDL_Rect]) -> PaintedFrame
     /// Shows what `draw` returned.
-    func present(_ painted: PaintedFrame, damage: [SDL_Rect], screen: inout Screen)
+    func present(_ painted: PaintedFrame, damage: [SDL_Rect], contents: inout WindowContents)
 }
 
 /// What a frame drew, and so what to present.
@@ -38,9 +38,10 @@ public enum PaintedFrame: Equatable, Sendable {
     case ring
 }
 
-/// What the screen holds, as far as the painter knows: one value, set by the backend that
-/// drew last.
-enum Screen: Equatable {
+/// What the window's pixels hold, as far as the painter knows: one value, set by the
+/// backend that drew last. (Not the screen: that is the display people look at, whose
+/// size and turn `ScreenRotation` and `ScreenFollower` follow.)
+enum WindowContents: Equatable {
     /// Not known to be the last frame (nothing yet, a new surface, size or scale, an
     /// expose): the next frame repaints everything.
     case unknown

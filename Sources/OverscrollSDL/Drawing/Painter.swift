@@ -4,7 +4,7 @@ import OverscrollKit
 /// Draws a `Scene`: lays it out in pixels (`FrameLayout`; the model never knows about
 /// pixels), works out what changed since the picture on screen, and hands the frame to
 /// the backend that draws it — the surface backend on the CPU path when the window surface
-/// can take it, else the renderer backend. `screen` says what the screen holds.
+/// can take it, else the renderer backend. `contents` says what the window holds.
 ///
 /// Each overlay has a rectangle (`FrameLayout.overlayRect`): when only overlays changed
 /// and the display keeps its pixels, only their rectangles are repainted — the list under
@@ -22,7 +22,7 @@ public final class Painter {
     public private(set) var scale: Double
     /// This frame's repainted rectangles in pixels, when it repainted parts.
     public private(set) var damage: [SDL_Rect] = []
-    private var screen = Screen.unknown
+    private var contents = WindowContents.unknown
     /// This frame laid out, and the last one when only overlays changed.
     private(set) var frame = FrameLayout()
     private var previousFrame = FrameLayout()
@@ -56,7 +56,7 @@ public final class Painter {
 
     public func setScale(_ newScale: Double) throws(SDLError) {
         scale = newScale
-        screen = .unknown
+        contents = .unknown
         try text.setScale(newScale)
     }
 
@@ -65,12 +65,12 @@ public final class Painter {
     var bannerRoom: Double? { frame.banner?.room }
 
     /// The picture on screen was lost or resized: repaint all of it next frame.
-    public func invalidate() { screen = .unknown }
+    public func invalidate() { contents = .unknown }
 
     /// Draws the whole picture. The scene is everything there is to draw: the painter
     /// reads nothing else.
     public func draw(_ scene: Scene) {
-        screen = .unknown
+        contents = .unknown
         _ = draw(scene, since: nil)
     }
 
@@ -89,14 +89,14 @@ public final class Painter {
             display.finishTurned(rotation)
             return .whole
         }
-        if let surface, surface.takesFrame(&screen) { return paint(scene, since: previous, by: surface) }
+        if let surface, surface.takesFrame(&contents) { return paint(scene, since: previous, by: surface) }
         return paint(scene, since: previous, by: renderer)
     }
 
     private func paint(_ scene: Scene, since previous: Scene?, by backend: any DrawingBackend) -> Painted {
         frame.update(scene, scale: scale) { bannerLines.wrap($0, width: $1, scale: $2) }
-        var change = screen == .unknown || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
-        if change != .none, !backend.canAmend(screen) { change = .full }
+        var change = contents == .unknown || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
+        if change != .none, !backend.canAmend(contents) { change = .full }
         damage.removeAll(keepingCapacity: true)
         var before: FrameLayout?
         switch change {
@@ -113,11 +113,11 @@ public final class Painter {
             }
         }
         drawnBy = backend
-        return backend.draw(frame, previous: before, change: change, screen: &screen, damage: &damage)
+        return backend.draw(frame, previous: before, change: change, contents: &contents, damage: &damage)
     }
 
     /// Shows what `draw` returned: only the damaged rectangles where the display allows.
     public func present(_ painted: Painted) {
-        (drawnBy ?? renderer).present(painted, damage: damage, screen: &screen)
+        (drawnBy ?? renderer).present(painted, damage: damage, contents: &contents)
     }
 }

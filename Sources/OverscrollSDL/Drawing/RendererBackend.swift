@@ -29,13 +29,13 @@ final class RendererBackend: DrawingBackend {
         rowImage.reserveCapacity(64)
     }
 
-    func takesFrame(_ screen: inout Screen) -> Bool { true }
+    func takesFrame(_ contents: inout WindowContents) -> Bool { true }
 
     /// Whatever is on screen, the renderer can paint a rectangle of it again.
-    func canAmend(_ screen: Screen) -> Bool { screen != .unknown }
+    func canAmend(_ contents: WindowContents) -> Bool { contents != .unknown }
 
     func draw(_ frame: FrameLayout, previous: FrameLayout?, change: SceneDamage,
-              screen: inout Screen, damage: inout [SDL_Rect]) -> PaintedFrame {
+              contents: inout WindowContents, damage: inout [SDL_Rect]) -> PaintedFrame {
         switch change {
         case .none:
             return .nothing
@@ -43,7 +43,7 @@ final class RendererBackend: DrawingBackend {
             prepareRows(frame)
             drawList(frame)
             drawOverlays(frame)
-            screen = .rendered
+            contents = .rendered
             return .whole
         case .overlays(let parts):
             frame.overlayDamage(parts, since: previous, into: &damage)
@@ -55,12 +55,12 @@ final class RendererBackend: DrawingBackend {
                 drawOverlays(frame)
             }
             SDL_RenderSetClipRect(renderer, nil)
-            screen = .rendered
+            contents = .rendered
             return damage.isEmpty ? .nothing : .rects
         }
     }
 
-    func present(_ painted: PaintedFrame, damage: [SDL_Rect], screen: inout Screen) {
+    func present(_ painted: PaintedFrame, damage: [SDL_Rect], contents: inout WindowContents) {
         switch painted {
         case .nothing, .rects, .ring: display.present(damage)     // flushes; an empty list shows nothing
         case .whole: display.present(nil)

@@ -53,7 +53,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
         ring = nil
     }
 
-    func takesFrame(_ screen: inout Screen) -> Bool {
+    func takesFrame(_ contents: inout WindowContents) -> Bool {
         canvas = display.windowCanvas()
         if let c = canvas, c.pixelFormat != rowImages.format { canvas = nil }
         guard let canvas else { return false }
@@ -61,27 +61,27 @@ final class SurfaceBackend: DrawingBackend, RingLines {
             // A new window size: a new ring, or none if the display cannot take one now.
             ring = nil
             ring = display.remakeListRing()
-            screen = .unknown
+            contents = .unknown
         }
         return true
     }
 
     /// Only over the list this backend wrote: anything else is written whole.
-    func canAmend(_ screen: Screen) -> Bool {
-        switch screen {
+    func canAmend(_ contents: WindowContents) -> Bool {
+        switch contents {
         case .surface, .ring: true
         case .unknown, .rendered, .flashed: false
         }
     }
 
     func draw(_ frame: FrameLayout, previous: FrameLayout?, change: SceneDamage,
-              screen: inout Screen, damage: inout [SDL_Rect]) -> PaintedFrame {
+              contents: inout WindowContents, damage: inout [SDL_Rect]) -> PaintedFrame {
         guard let canvas else { return .nothing }
         switch change {
         case .none:
             return .nothing
         case .full:
-            return drawChanges(frame, on: canvas, screen: &screen, damage: &damage)
+            return drawChanges(frame, on: canvas, contents: &contents, damage: &damage)
         case .overlays(let parts):
             if parts == .indicator, let area = turnSpinner(frame, since: previous, on: canvas) {
                 // An arc that moved less than a pixel's angle changed no pixel.
@@ -102,7 +102,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
         }
     }
 
-    func present(_ painted: PaintedFrame, damage: [SDL_Rect], screen: inout Screen) {
+    func present(_ painted: PaintedFrame, damage: [SDL_Rect], contents: inout WindowContents) {
         switch painted {
         case .nothing, .rects: display.present(damage)       // flushes; an empty list shows nothing
         case .whole: display.present(nil)
@@ -114,21 +114,21 @@ final class SurfaceBackend: DrawingBackend, RingLines {
             // Sends the ring's frame with the overlays' rectangles, and waits, where the
             // display must read the ring before it is written again (`Presenter.present`).
             display.present(damage)
-            screen = .ring(presented: true)
+            contents = .ring(presented: true)
         }
     }
 
     /// The whole frame: the list's pixel rows that changed, what last frame's overlays
     /// covered, then the overlays. Presents the band of rows written and the overlays.
-    private func drawChanges(_ frame: FrameLayout, on canvas: WindowCanvas, screen: inout Screen,
+    private func drawChanges(_ frame: FrameLayout, on canvas: WindowCanvas, contents: inout WindowContents,
                              damage: inout [SDL_Rect]) -> PaintedFrame {
         let resized = describeList(frame, on: canvas)
         SDL_RenderFlush(renderer)           // composing rows queued work for this surface
         let flash = frame.flash > 0 ? canvas.tint(Palette.flash, alpha: frame.flash) : nil
         // The flash is blended over every pixel: that frame is drawn whole in the surface.
-        if flash == nil, let ring { return drawRing(frame, on: canvas, ring: ring, screen: &screen, damage: &damage) }
+        if flash == nil, let ring { return drawRing(frame, on: canvas, ring: ring, contents: &contents, damage: &damage) }
         // Every line, unless the surface holds the list this frame changes.
-        let everything = resized || screen != .surface
+        let everything = resized || contents != .surface
         let written = lines.write(to: canvas, everything: everything, uncovering: covered, flash: flash)
         var area = written.map { SDL_Rect(x: 0, y: $0.top, w: canvas.bounds.w, h: $0.bottom - $0.top + 1) }
         for rect in covered { area = Self.union(area, rect) }
@@ -146,10 +146,10 @@ final class SurfaceBackend: DrawingBackend, RingLines {
         noteCovered(frame)
         for rect in covered { area = Self.union(area, rect) }
         if flash != nil {
-            screen = .flashed
+            contents = .flashed
             return .whole
         }
-        screen = .surface
+        contents = .surface
         guard var area else { return .nothing }
         var window = canvas.bounds, shown = SDL_Rect()
         guard SDL_IntersectRect(&area, &window, &shown) == SDL_TRUE else { return .nothing }
@@ -162,12 +162,12 @@ final class SurfaceBackend: DrawingBackend, RingLines {
     /// most of it (`ListLines.writeRing`), the overlays into the window surface over the
     /// list written again under them. Sends the ring's rows that changed (all of them when
     /// the list moved), then the overlays' rectangles.
-    private func drawRing(_ frame: FrameLayout, on canvas: WindowCanvas, ring: any ListRing, screen: inout Screen,
+    private func drawRing(_ frame: FrameLayout, on canvas: WindowCanvas, ring: any ListRing, contents: inout WindowContents,
                           damage: inout [SDL_Rect]) -> PaintedFrame {
         let before = lines.ringFirst
         let written = lines.writeRing(into: ring.canvas)
         let height = canvas.bounds.h
-        let presented = screen == .ring(presented: true)
+        let presented = contents == .ring(presented: true)
         if !presented || lines.ringFirst != before {
             ringRows = 0..<height
         } else {
@@ -180,7 +180,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
         noteCovered(frame)
         for rect in covered { lines.rewrite(rect, into: canvas) }
         drawOverlays(frame)
-        screen = .ring(presented: presented)
+        contents = .ring(presented: presented)
         var window = canvas.bounds
         for var rect in covered {
             var shown = SDL_Rect()
