@@ -286,11 +286,11 @@ extension SDLSuite { @Suite struct ConsoleInputWaitTests {
     @Test func theDevicesFollowTheScreen() throws {
         let input = try made()
         #expect(!input.suspended)
-        input.follow(screenIsOurs: false)
+        input.follow(terminalIsOurs: false)
         #expect(input.suspended)
-        input.follow(screenIsOurs: false)
+        input.follow(terminalIsOurs: false)
         #expect(input.suspended)
-        input.follow(screenIsOurs: true)
+        input.follow(terminalIsOurs: true)
         #expect(!input.suspended)
     }
 

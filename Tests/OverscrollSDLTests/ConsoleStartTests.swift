@@ -44,16 +44,16 @@ import Glibc
     /// (seen in the VM: modetest on bochs-drm, and the kiosk "ready" behind it).
     @Test func aDRMCardThatIsThereButRefusedIsTheErrorNotTheFramebuffer() {
         var tried: [String] = []
-        let refusing = ConsoleScreens.Row(how: "DRM", named: "X_DRM", present: { true }) { _, _ throws(SDLError) in
+        let refusing = ConsoleChains.Row(how: "DRM", named: "X_DRM", present: { true }) { _, _ throws(SDLError) in
             tried.append("drm")
             throw SDLError(message: "another program is the DRM master of /dev/dri/card0 (bochs-drm)")
         }
-        let fallback = ConsoleScreens.Row(how: "fbdev", named: "X_FB") { _, _ throws(SDLError) in
+        let fallback = ConsoleChains.Row(how: "fbdev", named: "X_FB") { _, _ throws(SDLError) in
             tried.append("fbdev")
             throw SDLError(message: "not reached")
         }
         do {
-            _ = try ConsoleScreens.open(rows: [refusing, fallback], environment: { _ in nil })
+            _ = try ConsoleChains.open(rows: [refusing, fallback], environment: { _ in nil })
             Issue.record("opened")
         } catch {
             #expect(error.description == "another program is the DRM master of /dev/dri/card0 (bochs-drm)")
@@ -61,11 +61,11 @@ import Glibc
         #expect(tried == ["drm"])
         // Without a card, the next row is tried.
         tried.removeAll()
-        let absent = ConsoleScreens.Row(how: "DRM", named: "X_DRM") { _, _ throws(SDLError) in
+        let absent = ConsoleChains.Row(how: "DRM", named: "X_DRM") { _, _ throws(SDLError) in
             tried.append("drm")
             throw SDLError(message: "no DRM device in /dev/dri (no display driver loaded?)")
         }
-        _ = try? ConsoleScreens.open(rows: [absent, fallback], environment: { _ in nil })
+        _ = try? ConsoleChains.open(rows: [absent, fallback], environment: { _ in nil })
         #expect(tried == ["drm", "fbdev"])
     }
 

@@ -111,7 +111,7 @@ extension SDLSuite { @Suite struct FBDevPresenterTests {
         #expect(chain.device.canPan == pans)
         let drawn = try Headless { _ in
             var why = ""
-            return ConsoleScreenPresenter.make(chain, reason: "a test", why: &why)
+            return ConsolePresenter.make(chain, reason: "a test", why: &why)
         }
         #expect(drawn.display.presenting.name == "fbdev")
         let reference = try Headless()

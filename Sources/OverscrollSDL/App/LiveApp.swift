@@ -159,7 +159,7 @@ public final class LiveApp {
             oldestTouch = nil
             var slept = idled
             idled = false
-            running = followScreen()
+            running = watchBeforeFrame()
             // Settings a reload left are applied below, before this frame: never sleep on them.
             // A stop (above) is never slept on: this frame is the last.
             if running && session.isSettled && frame >= firstFrameShownBy && MonotonicClock.now() >= redrawUntil && reload?.isPending != true {
@@ -207,21 +207,21 @@ public final class LiveApp {
     /// for the last.
     private var firstFrameShownBy: Int { session.display.firstFramePresents }
 
-    /// Before a frame: a display lost, the console's screen given back or taken, a stop
-    /// asked for, the screen resized. Returns false when this frame is the last.
-    private func followScreen() -> Bool {
+    /// Before a frame: a display lost, the console's VT given back or taken, a stop asked
+    /// for, the screen resized (`ScreenFollower`). Returns false when this frame is the last.
+    private func watchBeforeFrame() -> Bool {
         var running = true
         if let lost = runWatch.lost { runWatch.lose(lost) }
         if session.display.connectionBroken {
-            session.display.releaseScreen()
+            session.display.giveBackConsole()
             runWatch.lose(session.display.lossReason)
         }
         // The console's VT came back: its screen shows nothing of ours until drawn whole.
-        if session.display.serviceScreen() {
+        if session.display.serviceTerminal() {
             session.painter.invalidate()
             redrawUntil = MonotonicClock.now() + 0.5
         }
-        consoleInput?.follow(screenIsOurs: session.display.screenIsOurs)
+        consoleInput?.follow(terminalIsOurs: session.display.terminalIsOurs)
         // SIGTERM and the other stopping signals (SignalHandling): their handler set
         // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
         if SignalHandling.stopRequested != nil { running = false }
@@ -317,7 +317,7 @@ public final class LiveApp {
         let broken = platform.loss == .connectionError && native.connectionBroken
         if let lost = runWatch.lost ?? (broken ? "connection closed" : nil) { runWatch.lose(lost) }
         notifier.stopping()
-        session.display.releaseScreen()
+        session.display.giveBackConsole()
         if let lastPresent { session.recordIdle(MonotonicClock.now() - lastPresent) }
         // The report and the metrics first, while RunWatch stands by: if anything after
         // a stop signal hangs (stopping refresh work, joining the reload thread), it

@@ -135,9 +135,9 @@ final class ConsoleInput {
     /// touch is meant for that VT's program (a getty, a compositor), and the list must not
     /// move under it unseen. libinput lets go of the devices (a finger down is lifted:
     /// its neutral state) and takes them again, as they are then, when the VT comes back.
-    func follow(screenIsOurs: Bool) {
-        guard suspended == screenIsOurs else { return }
-        suspended = !screenIsOurs
+    func follow(terminalIsOurs: Bool) {
+        guard suspended == terminalIsOurs else { return }
+        suspended = !terminalIsOurs
         ovs_input_suspend(input, suspended ? 1 : 0)
     }
 }

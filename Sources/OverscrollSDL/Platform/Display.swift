@@ -222,15 +222,15 @@ public final class Display {
     /// What went with the display, for the lost-display line.
     var lossReason: String { presenter.lossReason }
 
-    /// Answers what the screen asked between frames (`Presenter.serviceScreen`); true
+    /// Answers the VT's switches asked between frames (`Presenter.serviceTerminal`); true
     /// when the whole frame is to be drawn again.
-    func serviceScreen() -> Bool { presenter.serviceScreen() }
+    func serviceTerminal() -> Bool { presenter.serviceTerminal() }
 
-    /// Whether the screen is the program's now (`Presenter.screenIsOurs`).
-    var screenIsOurs: Bool { presenter.screenIsOurs }
+    /// Whether the VT is the program's now (`Presenter.terminalIsOurs`).
+    var terminalIsOurs: Bool { presenter.terminalIsOurs }
 
-    /// Gives the screen back at the run's end (`Presenter.releaseScreen`).
-    func releaseScreen() { presenter.releaseScreen() }
+    /// Gives the console back at the run's end (`Presenter.giveBackConsole`).
+    func giveBackConsole() { presenter.giveBackConsole() }
 
     /// When frames reach the screen, where the presenter hears it (`Presenter.lastShown`).
     var scanoutSequence: Int { presenter.scanoutSequence }

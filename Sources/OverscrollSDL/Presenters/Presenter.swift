@@ -52,15 +52,16 @@ protocol Presenter: AnyObject {
     /// The screen's refresh period where the presenter knows it better than SDL (a DRM
     /// mode it set itself); nil: SDL's display mode says.
     var refreshPeriod: Double? { get }
-    /// Answers what the screen asked between frames (a console's VT switches, `DRM`);
+    /// Answers the VT's switches asked between frames (a console's, `ConsolePresenter`);
     /// true when the screen shows nothing of ours until the whole frame is drawn again.
-    func serviceScreen() -> Bool
-    /// Whether the screen is the program's now: false while a console's VT is another's,
+    func serviceTerminal() -> Bool
+    /// Whether the VT is the program's now: false while a console's VT is another's,
     /// when what is touched is meant for that VT's program, not for the list.
-    var screenIsOurs: Bool { get }
-    /// Gives the screen back at the run's end, before the report (a console's VT and
-    /// CRTC): the run ends by `_exit`, which runs no deinit. Nothing is shown after.
-    func releaseScreen()
+    var terminalIsOurs: Bool { get }
+    /// Gives the console back at the run's end, before the report (its VT in text mode,
+    /// the CRTC as it was): the run ends by `_exit`, which runs no deinit. Nothing is
+    /// shown after.
+    func giveBackConsole()
     /// The number the last present's trip to the screen got, whose time `lastShown` will
     /// tell; 0 where this presenter hears nothing of when a frame is shown.
     var scanoutSequence: Int { get }
@@ -75,9 +76,9 @@ extension Presenter {
     var displayLost: Bool { false }
     var lossReason: String { "connection closed" }
     var refreshPeriod: Double? { nil }
-    func serviceScreen() -> Bool { false }
-    var screenIsOurs: Bool { true }
-    func releaseScreen() {}
+    func serviceTerminal() -> Bool { false }
+    var terminalIsOurs: Bool { true }
+    func giveBackConsole() {}
     var scanoutSequence: Int { 0 }
     func lastShown(waitingMs: Int32) -> Presentation? { nil }
 

@@ -102,7 +102,7 @@ enum PresenterTable {
             auto: .whereGLIsSoftware(renderNodeOnly: true,
                                      noDevice: "Wayland without a DRM render node: OpenGL would be a software rasterizer"),
             windowWithoutGL: true,
-            make: { request, reason, why in WaylandPresenter.make(window: request.window, reason: reason, why: &why) },
+            make: { request, reason, why in SharedMemoryPresenter.onWayland(window: request.window, reason: reason, why: &why) },
             refusal: { SDLError(message: "cannot draw into wl_shm buffers on Wayland (--renderer cpu): \($0); try --renderer gpu") },
             unavailable: { "wl_shm buffers are unavailable (\($0))" })
     }
@@ -146,7 +146,7 @@ enum PresenterTable {
     /// where `choice` and the machine lead to one; `note` says why not, where worth saying.
     static func prepareConsole(choice: RendererChoice, videoDriver: String?, output: String?,
                                note: inout String?) throws(SDLError) -> PreparedScreen? {
-        try ConsoleScreenPresenter.prepare(choice: choice, videoDriver: videoDriver, output: output, note: &note)
+        try ConsolePresenter.prepare(choice: choice, videoDriver: videoDriver, output: output, note: &note)
     }
 
     /// Frames shown through buffers in plain memory (`chain`) at `width` × `height` instead

@@ -1,8 +1,9 @@
-/// A screen the console's program drives itself, without SDL's video (`ConsoleStart`):
-/// DRM dumb buffers (`DumbBufferChain`) or a framebuffer device (`FBDevChain`). Each is a
-/// `BufferChain` for the shared-memory presenter and says the rest here: its size, what
-/// it is called, and how the VT's switches and the run's end reach it.
-protocol ConsoleScreen: BufferChain {
+/// The buffers the console's program shows frames through itself, without SDL's video
+/// (`ConsoleStart`): DRM dumb buffers (`DumbBufferChain`) or a framebuffer device
+/// (`FBDevChain`). Each is a `BufferChain` for the shared-memory presenter and says the
+/// rest here: the screen's size, what it is called, and how the VT's switches and the
+/// run's end reach it. (A chain, not "a screen": the screen is the display people look at.)
+protocol ConsoleChain: BufferChain {
     /// What frames are shown through, for `--verbose` and summary.json's `presenter`.
     var presenterName: String { get }
     /// What one of its buffers is called ("a dumb buffer"), for the reason.

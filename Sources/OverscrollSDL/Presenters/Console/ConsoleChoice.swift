@@ -1,5 +1,6 @@
-/// How frames reach a console's screen.
-public enum ConsolePresenter: String, Sendable, Equatable {
+/// How frames reach a console's screen: the path the console takes (not a `Presenter`:
+/// the dumb buffers' is `ConsolePresenter`, SDL's KMSDRM's the accelerated renderer's).
+public enum ConsolePath: String, Sendable, Equatable {
     /// SDL's KMSDRM driver: GBM, EGL and GLES2.
     case gl
     /// Dumb buffers the CPU draws into, page-flipped by the program itself.
@@ -10,11 +11,11 @@ public enum ConsolePresenter: String, Sendable, Equatable {
 public struct ConsoleChoice: Sendable, Equatable {
     public enum Asked: Sendable, Equatable { case auto, gpu, cpu }
 
-    public var presenter: ConsolePresenter
+    public var presenter: ConsolePath
     /// Why, in words for `--verbose` and summary.json.
     public var reason: String
 
-    public init(presenter: ConsolePresenter, reason: String) {
+    public init(presenter: ConsolePath, reason: String) {
         self.presenter = presenter
         self.reason = reason
     }

@@ -1,39 +1,39 @@
 import CSDL
 import OverscrollKit
 
-/// The console's CPU path: the shared presenter (`SharedMemoryPresenter`) over a screen
-/// the program drives itself (`ConsoleScreen`: DRM dumb buffers, a framebuffer device),
+/// The console's CPU path: the shared presenter (`SharedMemoryPresenter`) over buffers
+/// the program shows itself (`ConsoleChain`: DRM dumb buffers, a framebuffer device),
 /// and what the console adds to it: the mode's refresh rate, the VT's switches answered
 /// between frames, the VT and the screen given back at the run's end, and a device that
 /// went away seen even at rest.
-final class ConsoleScreenPresenter: Presenter {
+final class ConsolePresenter: Presenter {
     private let shared: SharedMemoryPresenter
-    private let screen: any ConsoleScreen
+    private let chain: any ConsoleChain
 
-    private init(shared: SharedMemoryPresenter, screen: any ConsoleScreen) {
+    private init(shared: SharedMemoryPresenter, chain: any ConsoleChain) {
         self.shared = shared
-        self.screen = screen
+        self.chain = chain
     }
 
     /// The screen `ConsoleStart` takes for `choice` before SDL starts, if it takes one.
     static func prepare(choice: RendererChoice, videoDriver: String?, output: String?, note: inout String?) throws(SDLError) -> PreparedScreen? {
         guard let console = try ConsoleStart.begin(choice: choice, videoDriver: videoDriver, output: output, note: &note) else { return nil }
-        let screen = console.screen
+        let chain = console.chain
         return PreparedScreen(
-            width: screen.width, height: screen.height,
-            scale: DisplayScale.connector(pixels: (screen.width, screen.height), millimetres: screen.millimetres)
+            width: chain.width, height: chain.height,
+            scale: DisplayScale.connector(pixels: (chain.width, chain.height), millimetres: chain.millimetres)
                 ?? DisplayScale(factor: 1, origin: "the screen reports no physical size"),
-            make: { why in make(console.screen, reason: console.reason, why: &why) })
+            make: { why in make(console.chain, reason: console.reason, why: &why) })
     }
 
-    static func make(_ screen: any ConsoleScreen, reason: String, why: inout String) -> ConsoleScreenPresenter? {
-        let width = screen.width, height = screen.height
+    static func make(_ chain: any ConsoleChain, reason: String, why: inout String) -> ConsolePresenter? {
+        let width = chain.width, height = chain.height
         // The mode's size, which never changes while the program runs: a rotated frame is
         // written turned into it where the screen shows a buffer from any pixel (DRM).
-        guard let shared = SharedMemoryPresenter(chain: screen, capacity: Int(width) * Int(height) * 4,
-                                                 currentSize: { (width, height) }, name: screen.presenterName, reason: reason,
-                                                 bufferName: screen.bufferName, why: &why) else { return nil }
-        return ConsoleScreenPresenter(shared: shared, screen: screen)
+        guard let shared = SharedMemoryPresenter(chain: chain, capacity: Int(width) * Int(height) * 4,
+                                                 currentSize: { (width, height) }, name: chain.presenterName, reason: reason,
+                                                 bufferName: chain.bufferName, why: &why) else { return nil }
+        return ConsolePresenter(shared: shared, chain: chain)
     }
 
     var described: PresenterDescription { shared.described }
@@ -47,16 +47,16 @@ final class ConsoleScreenPresenter: Presenter {
     func beginTurned(_ rotation: ScreenRotation) -> Bool { shared.beginTurned(rotation) }
 
     /// A present that failed, or (at rest, when nothing presents) the device asked.
-    var displayLost: Bool { shared.displayLost || screen.broken }
-    var lossReason: String { screen.lossReason }
-    var refreshPeriod: Double? { screen.refreshPeriod }
-    func serviceScreen() -> Bool {
-        guard screen.serviceTerminal() else { return false }
+    var displayLost: Bool { shared.displayLost || chain.broken }
+    var lossReason: String { chain.lossReason }
+    var refreshPeriod: Double? { chain.refreshPeriod }
+    func serviceTerminal() -> Bool {
+        guard chain.serviceTerminal() else { return false }
         shared.screenLost()
         return true
     }
-    var screenIsOurs: Bool { screen.active }
-    func releaseScreen() { screen.close() }
+    var terminalIsOurs: Bool { chain.active }
+    func giveBackConsole() { chain.close() }
     var scanoutSequence: Int { shared.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { shared.lastShown(waitingMs: waitingMs) }
 }

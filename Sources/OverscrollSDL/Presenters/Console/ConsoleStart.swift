@@ -5,12 +5,12 @@ import Glibc
 #endif
 
 /// The console's start, before SDL's: whether this run shows its frames on a screen of
-/// its own (`ConsoleChoice`), and if so the screen opened (`ConsoleScreens`: DRM dumb
+/// its own (`ConsoleChoice`), and if so the screen opened (`ConsoleChains`: DRM dumb
 /// buffers, else a framebuffer device), the VT taken and SDL told to start its `evdev`
 /// driver (no GL, no GBM) instead of KMSDRM; the input is read through libinput
 /// (`ConsoleInput`), SDL's copy of it dropped.
 struct ConsoleStart {
-    let screen: any ConsoleScreen
+    let chain: any ConsoleChain
     /// Why this screen, and what the device and the VT are, for `--verbose` and the report.
     let reason: String
 
@@ -36,8 +36,8 @@ struct ConsoleStart {
             note = decided.reason
             return nil
         }
-        let opened: ConsoleScreens.Opened
-        do { opened = try ConsoleScreens.open(output: output, environment: environment) } catch {
+        let opened: ConsoleChains.Opened
+        do { opened = try ConsoleChains.open(output: output, environment: environment) } catch {
             // On a console named as one (SDL_VIDEODRIVER=kmsdrm): an error with the reason
             // and the fix. A console guessed from no X or Wayland display may be no
             // display at all (a container, ssh): SDL then says what it finds.
@@ -57,9 +57,9 @@ struct ConsoleStart {
         // The run goes on as the console's own screen's row: SDL_VIDEODRIVER=kmsdrm (the
         // kiosk unit's) would otherwise win over a plain hint.
         SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, Platforms.console.sdlNames[0], SDL_HINT_OVERRIDE)
-        let screen = opened.make(terminal)
-        return ConsoleStart(screen: screen, reason: "\(decided.reason); frames are drawn by the CPU and shown through "
-                            + "\(opened.how) on \(screen.description)\(opened.passedOver); input through libinput (ConsoleInput); \(vt)")
+        let chain = opened.make(terminal)
+        return ConsoleStart(chain: chain, reason: "\(decided.reason); frames are drawn by the CPU and shown through "
+                            + "\(opened.how) on \(chain.description)\(opened.passedOver); input through libinput (ConsoleInput); \(vt)")
     }
 }
 
@@ -70,7 +70,7 @@ struct ConsoleStart {
 /// has none for an EFI or VESA framebuffer). A device that is there (or named) but
 /// cannot be had is an error, not a reason to try the next: a DRM driver's /dev/fb0 is
 /// its fbdev emulation, which shows nothing while another program is DRM master.
-enum ConsoleScreens {
+enum ConsoleChains {
     struct Row {
         /// How frames are shown, for the reason ("page-flipped DRM dumb buffers").
         let how: String
@@ -80,7 +80,7 @@ enum ConsoleScreens {
         var present: () -> Bool = { false }
         /// Opens the device on `output` (nil: the first connected); the screen is made
         /// once the VT is taken.
-        let open: (_ output: String?, _ environment: (String) -> String?) throws(SDLError) -> (VirtualTerminal?) -> any ConsoleScreen
+        let open: (_ output: String?, _ environment: (String) -> String?) throws(SDLError) -> (VirtualTerminal?) -> any ConsoleChain
     }
 
     static var rows: [Row] { [
@@ -97,7 +97,7 @@ enum ConsoleScreens {
 
     struct Opened {
         let how: String
-        let make: (VirtualTerminal?) -> any ConsoleScreen
+        let make: (VirtualTerminal?) -> any ConsoleChain
         /// The rows tried before it and why they were passed over ("; no DRM device …").
         let passedOver: String
     }

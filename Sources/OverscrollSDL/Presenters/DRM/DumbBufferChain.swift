@@ -10,7 +10,7 @@ import OverscrollKit
 /// one wider than the screen (a turned screen's ring) from a column: a framebuffer over
 /// the same memory with that offset, or (virtio-gpu, which ignores framebuffer offsets)
 /// the plane's source rectangle moved; either costs an ioctl, no pixels.
-final class DumbBufferChain: ConsoleScreen {
+final class DumbBufferChain: ConsoleChain {
     let device: DRMDevice
     /// The virtual terminal the screen belongs to, when the program runs on one.
     private let terminal: VirtualTerminal?
@@ -95,7 +95,7 @@ final class DumbBufferChain: ConsoleScreen {
         return terminal.service(release: { _ = ovs_drm_release(handle) }, acquire: { ovs_drm_reacquire(handle) == 0 })
     }
 
-    // MARK: ConsoleScreen
+    // MARK: ConsoleChain
 
     var presenterName: String { "DRM dumb buffers" }
     var bufferName: String { "a dumb buffer" }

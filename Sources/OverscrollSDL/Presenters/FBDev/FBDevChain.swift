@@ -7,7 +7,7 @@ import CDRM
 /// memory and a commit copies to the screen only the rectangles damaged since the last.
 /// There is no flip event: the frame loop's pacer paces it (`FramePacer`), as it paces a
 /// display that does not block in present.
-final class FBDevChain: ConsoleScreen {
+final class FBDevChain: ConsoleChain {
     let device: FBDevice
     private let terminal: VirtualTerminal?
 
@@ -42,7 +42,7 @@ final class FBDevChain: ConsoleScreen {
     /// A framebuffer device is not unplugged (it is the firmware's, or the board's).
     var broken: Bool { false }
 
-    // MARK: ConsoleScreen
+    // MARK: ConsoleChain
 
     var presenterName: String { "fbdev" }
     var bufferName: String { device.canPan ? "the framebuffer's memory" : "the framebuffer's shadow" }
