@@ -11,14 +11,15 @@ final class XServer {
     private let process: Process
 
     /// nil when Xvfb is not installed (the test then records an issue instead of passing).
-    /// `dpi`: the screen's size in millimetres follows from it (Xvfb -dpi).
-    init?(width: Int = 800, height: Int = 900, dpi: Int? = nil) throws {
+    /// `dpi`: the screen's size in millimetres follows from it (Xvfb -dpi). `tcp`: it
+    /// listens on TCP too, where a client reaching it that way takes it for a remote one.
+    init?(width: Int = 800, height: Int = 900, dpi: Int? = nil, tcp: Bool = false) throws {
         guard let xvfb = Tools.find("Xvfb") else { return nil }
         let pipe = Pipe()
         process = Process()
         process.executableURL = URL(fileURLWithPath: xvfb)
         // -displayfd: Xvfb picks a free display and writes its number to the pipe.
-        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", tcp ? "-listen" : "-nolisten", "tcp"]
             + (dpi.map { ["-dpi", "\($0)"] } ?? [])
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

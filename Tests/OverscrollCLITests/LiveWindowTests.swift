@@ -66,6 +66,33 @@ import Glibc
         #expect(app.waitForExit(timeout: 5) == 0)
     }
 
+    /// On X11 the list is put from a ring in shared memory of ours (`X11ListRing`); where
+    /// the server cannot map that memory (one on another machine; here the same server
+    /// reached over TCP, which is never taken for a local one) the list is drawn in the
+    /// window surface instead. Said with --verbose, and the window shows the same picture
+    /// either way, also after a resize (a new ring, or none).
+    @Test func aServerThatCannotShareMemoryShowsTheSameWindow() throws {
+        let server = try #require(try XServer(tcp: true))
+        var pictures: [Data] = []
+        for display in [server.display, "127.0.0.1" + server.display] {
+            let app = try LiveApp(["--no-sound", "--verbose"], on: server, environment: ["DISPLAY": display])
+            let window = try #require(try server.window(named: "Overscroll"))
+            pictures.append(try settledPicture(window, on: server))
+            try server.tool("xdotool", ["windowsize", window, "400", "600"])
+            pictures.append(try settledPicture(window, on: server))
+            app.signal(SIGTERM)
+            #expect(app.waitForExit(timeout: 5) == 0)
+            let said = display == server.display ? "list's shared-memory ring" : "no shared-memory ring: the X server is not local"
+            #expect(app.stderr.contains(said), "\(app.stderr)")
+            _ = pollFor(within: 10) { try? server.window(named: "Overscroll", timeout: 0.1) == nil ? true : nil }
+        }
+        #expect(pictures.count == 4)
+        #expect(pictures.map(\.count) == [480 * 800 * 3, 400 * 600 * 3, 480 * 800 * 3, 400 * 600 * 3])
+        // Compared first: handed megabyte buffers, #expect would work out their diff.
+        let same = pictures.count == 4 && pictures[0] == pictures[2] && pictures[1] == pictures[3]
+        #expect(same, "the window over TCP shows another picture")
+    }
+
     /// The window once two grabs half a second apart agree (the scroll bar has faded).
     private func settledPicture(_ window: String, on server: XServer) throws -> Data {
         var picture = try grab(window, on: server)
