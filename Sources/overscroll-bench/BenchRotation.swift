@@ -16,7 +16,10 @@ struct Rotation: ParsableCommand {
             frame is the process's CPU time (CLOCK_PROCESS_CPUTIME_ID: every thread, user + system) \
             from a frame's start to its present done; the runs are interleaved (0, 90, 180, 270, \
             then again) and each figure is the median over --runs of that run's median frame (p50) \
-            and mean frame. Exit 1 when --at-most is given and a rotation's p50 or mean is more \
+            and mean frame. At 90 and 270 the app is the panel's other way round (portrait on a \
+            landscape panel), which costs more to draw unturned too: so the same app unturned, on a \
+            panel that size (rotate 0 on HxW), is played in each run as well and printed last, with \
+            90 and 270 over it: what the turn itself costs. Exit 1 when --at-most is given and a rotation's p50 or mean is more \
             than that many times rotate 0's.
             """)
     @Option(help: ArgumentHelp("The panel's size in pixels.", valueName: "WxH")) var size = SizeOption(width: 1280, height: 800)
@@ -35,24 +38,19 @@ struct Rotation: ParsableCommand {
         let (path, parsed) = Bench.script(script, default: "benchmark.txt")
         let rotations = ScreenRotation.allCases
         var p50: [ScreenRotation: [Double]] = [:], mean: [ScreenRotation: [Double]] = [:], frames: [ScreenRotation: Int] = [:]
+        // The app 90° and 270° draw, unturned on a panel its size.
+        let across = SizeOption(width: size.height, height: size.width)
+        var acrossP50: [Double] = [], acrossMean: [Double] = []
         for _ in 0..<runs {
             for rotation in rotations {
-                var settings = Bench.settings()
-                settings.rotation = rotation
-                var options = ReplayRunner.Options(script: Self.turned(parsed, rotation, panel: size))
-                options.width = size.width
-                options.height = size.height
-                options.memoryBuffers = true
-                let runner: ReplayRunner
-                do { runner = try ReplayRunner(settings: settings, options: options, warn: { _ in }) } catch {
-                    Bench.fail(error.description, code: 69)
-                }
-                let result = runner.run()
-                guard let cpu = runner.profiler.overall.cpuPercentiles else { Bench.fail("no frames were recorded", code: 70) }
+                let cpu = play(parsed, rotation, panel: size)
                 p50[rotation, default: []].append(cpu.p50)
                 mean[rotation, default: []].append(cpu.mean)
-                frames[rotation] = result.summary.frames
+                frames[rotation] = cpu.frames
             }
+            let cpu = play(parsed, .none, panel: across)
+            acrossP50.append(cpu.p50)
+            acrossMean.append(cpu.mean)
         }
         print("rotation: \(path) on a \(size.description) panel, DRM path (SharedMemoryPresenter) over buffers in memory, "
               + "\(runs) runs each, interleaved; CPU ms per frame = process CPU (every thread) from frame start to present done")
@@ -67,9 +65,32 @@ struct Rotation: ParsableCommand {
                           Bench.format(ratio.0, 2) + "x", Bench.format(ratio.1, 2) + "x"]
                 .enumerated().map { pad($1, [6, 6, 6, 7, 14, 15][$0]) }.joined(separator: "  "))
         }
+        let app = (Bench.median(acrossP50), Bench.median(acrossMean))
+        func turn(_ r: ScreenRotation) -> String {
+            Bench.format(Bench.median(p50[r] ?? []) / app.0, 2) + "x p50, " + Bench.format(Bench.median(mean[r] ?? []) / app.1, 2) + "x mean"
+        }
+        print("  0 on \(across.description) (the app 90 and 270 draw, unturned): p50 \(Bench.format(app.0)) ms, mean "
+              + "\(Bench.format(app.1)) ms; over it, 90: " + turn(.quarter) + ", 270: " + turn(.threeQuarters))
         if let atMost, worst > atMost {
             Bench.fail("a turned screen costs \(Bench.format(worst, 2))x rotate 0, more than --at-most \(atMost)", code: 1)
         }
+    }
+
+    /// One replay of `script` on `panel` turned by `rotation`: CPU per frame, p50 and mean.
+    private func play(_ script: GestureScript, _ rotation: ScreenRotation, panel: SizeOption) -> (p50: Double, mean: Double, frames: Int) {
+        var settings = Bench.settings()
+        settings.rotation = rotation
+        var options = ReplayRunner.Options(script: Self.turned(script, rotation, panel: panel))
+        options.width = panel.width
+        options.height = panel.height
+        options.memoryBuffers = true
+        let runner: ReplayRunner
+        do { runner = try ReplayRunner(settings: settings, options: options, warn: { _ in }) } catch {
+            Bench.fail(error.description, code: 69)
+        }
+        let result = runner.run()
+        guard let cpu = runner.profiler.overall.cpuPercentiles else { Bench.fail("no frames were recorded", code: 70) }
+        return (cpu.p50, cpu.mean, result.summary.frames)
     }
 
     private func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }

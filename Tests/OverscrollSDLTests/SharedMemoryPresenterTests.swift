@@ -91,19 +91,42 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         try replay(rotation: rotation, scale: 1, app: (471, 789))
     }
 
+    /// Turned 90° or 270°, a buffer takes the app's rows 16 at a time (a cache line of each
+    /// memory row), and writes the rows about to scroll in with those on screen (the
+    /// ring's rows ahead, `ListRing.ahead`): over the same scrolls, fewer pixels than
+    /// a band of 16 rows again for each few rows scrolled, and no more than an unturned
+    /// screen writes. The pixels shown are checked frame by frame as above, the rows
+    /// written ahead included.
+    @Test(arguments: [ScreenRotation.quarter, .threeQuarters])
+    func aTurnedScreenWritesTheRowsAheadOnce(rotation: ScreenRotation) throws {
+        let app = (width: 240, height: 400)
+        let unturned = try replay(rotation: .none, scale: 1, app: app)
+        let ahead = try replay(rotation: rotation, scale: 1, app: app)
+        let each = try replay(rotation: rotation, scale: 1, app: app, writesAhead: false)
+        #expect(unturned > 0)
+        #expect(Double(ahead) <= 0.9 * Double(each), "\(ahead) pixels written with the rows ahead, \(each) without")
+        #expect(ahead <= unturned, "\(ahead) pixels written turned, \(unturned) unturned")
+    }
+
     /// Replays `ListRingTests.script` at `app` points (`scale` pixels a point) on a panel
     /// turned by `rotation` through the presenter, each frame's panel against the scene
-    /// drawn whole unturned and turned here.
-    func replay(rotation: ScreenRotation, scale: Double, app: (width: Int, height: Int) = (480, 800)) throws {
+    /// drawn whole unturned and turned here. Returns the pixels the ring's frames wrote
+    /// into the buffers.
+    @discardableResult
+    func replay(rotation: ScreenRotation, scale: Double, app: (width: Int, height: Int) = (480, 800),
+                writesAhead: Bool = true) throws -> Int {
         let chain = MemoryChain(most: 2)
+        var presenter: SharedMemoryPresenter?
         let (width, height) = (Int(Double(app.width) * scale), Int(Double(app.height) * scale))
         let (panelWidth, panelHeight) = rotation.crosswise ? (height, width) : (width, height)
         let drawn = try Headless(width: rotation.crosswise ? app.height : app.width, height: rotation.crosswise ? app.width : app.height,
                                  scale: scale) { window in
             var why = ""
-            return SharedMemoryPresenter(chain: chain, capacity: width * height * 4,
-                                         currentSize: { (Int32(panelWidth), Int32(panelHeight)) },
-                                         reason: "a test", bufferName: "a buffer in memory", why: &why)
+            presenter = SharedMemoryPresenter(chain: chain, capacity: width * height * 4,
+                                              currentSize: { (Int32(panelWidth), Int32(panelHeight)) },
+                                              reason: "a test", bufferName: "a buffer in memory", why: &why)
+            presenter?.writesAhead = writesAhead
+            return presenter
         }
         drawn.painter.rotation = rotation
         #expect(drawn.display.sizeInPixels == (panelWidth, panelHeight))
@@ -127,6 +150,8 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         var wrong: String?
         var frames = 0, ringFrames = 0
         driver.play(&model, source: ScriptedRefreshes()) { played, model in
+            // As the app's session does: the rows ahead a turned buffer writes.
+            scene.rowMargin = drawn.painter.rowMargin
             scene.update(model: model)
             let painted = drawn.painter.draw(scene, since: previous)
             drawn.painter.present(painted)
@@ -159,5 +184,8 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         #expect(frames > 300, "\(frames) frames")
         // The list went through the ring, shown from other rows as it scrolled.
         #expect(ringFrames > 100, "\(ringFrames) frames from the ring")
+        // Turned 90° or 270°, the ring held rows beyond the window's edges.
+        #expect(drawn.painter.rowMargin > 0 || !rotation.crosswise || !writesAhead)
+        return presenter?.ringPixelsWritten ?? 0
     }
 } }

@@ -86,8 +86,14 @@ public struct Scene: Sendable, Equatable {
     public var contentTop: Double = 0
     /// y where the list's rows end (its background continues below).
     public var contentBottom: Double = 0
-    /// The rows that intersect the window, top to bottom.
+    /// The rows that intersect the window, top to bottom, and those within `rowMargin`
+    /// of its top or bottom edge.
     public var rows: [SceneRow] = []
+    /// How far beyond the window's top and bottom edges rows are in `rows` too, in points
+    /// (0: the window's rows only). A display that writes rows before they show sets it:
+    /// a turned screen's buffer takes 16 rows at a time (its memory's cache line), and the
+    /// rows beyond the edge it writes with them are the ones about to scroll in.
+    public var rowMargin: Double = 0
     public var indicator: IndicatorScene?
     /// The line under the arc; nil when there is none or it is turned off.
     public var status: StatusScene?
@@ -119,7 +125,9 @@ public struct Scene: Sendable, Equatable {
         contentTop = -scroll.offset
         contentBottom = contentTop + layout.contentHeight(rows: model.rows.count)
         rows.removeAll(keepingCapacity: true)
-        let visible = layout.visibleRows(offset: scroll.offset, height: scroll.viewportHeight, count: model.rows.count)
+        let margin = max(0, rowMargin)
+        let visible = layout.visibleRows(offset: scroll.offset - margin, height: scroll.viewportHeight + 2 * margin,
+                                         count: model.rows.count)
         let highlighted = model.highlightedRow
         for index in visible {
             let row = model.rows[index]

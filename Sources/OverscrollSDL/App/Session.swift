@@ -193,6 +193,7 @@ final class Session {
     @discardableResult
     func render() -> Painter.Painted {
         swap(&scene, &previous)
+        scene.rowMargin = painter.rowMargin
         Self.inPlace(&model) { scene.update(model: $0) }
         if hudVisible {
             // Settled: nothing moves, and the loop sleeps after this frame until input.

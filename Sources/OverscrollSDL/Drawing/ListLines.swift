@@ -58,13 +58,20 @@ struct ListLines {
     private var images: [Source] = []
     private var nextImages: [Source] = []
     private var width: Int32 = 0
+    /// Lines described beyond each of the window's top and bottom edges (`begin`): line
+    /// `ahead + y` is window row y. Only a ring shows them (`writeRing`), to a display that
+    /// writes rows before they scroll in (`ListRing.ahead`).
+    private(set) var ahead: Int32 = 0
 
-    /// Starts describing a frame `width` × `height` pixels: every line `fill` until set.
+    /// Starts describing a frame `width` × `height` pixels, and `ahead` rows beyond its top
+    /// and bottom edges (window rows −ahead..<height + ahead): every line `fill` until set.
     /// Returns whether the size changed: then `shown` is not what the screen holds and
     /// everything must be written.
-    mutating func begin(width: Int32, height: Int32, fill: UInt32) -> Bool {
+    mutating func begin(width: Int32, height: Int32, fill: UInt32, ahead: Int32 = 0) -> Bool {
         var resized = false
-        if next.count != Int(height) || self.width != width {
+        let ahead = max(0, ahead), height = height + 2 * ahead
+        if next.count != Int(height) || self.width != width || self.ahead != ahead {
+            self.ahead = ahead
             // A new size: everything is written (storage is only made again here), the
             // ring's rows too.
             resized = true
@@ -81,7 +88,7 @@ struct ListLines {
 
     /// Sets the pixel rows `from..<to` (clipped to the window) to `line`.
     mutating func set(from: Int32, to: Int32, _ line: Line) {
-        let low = max(0, Int(from)), high = min(next.count, Int(to))
+        let low = max(0, Int(from + ahead)), high = min(next.count, Int(to + ahead))
         guard low < high else { return }
         for y in low..<high { next[y] = line }
     }
@@ -91,12 +98,12 @@ struct ListLines {
     /// cut to the window.
     /// A line without ink is the fill alone, like any other line of that colour.
     mutating func setImage(from: Int32, to: Int32, fill: UInt32, left: Int32, width: Int32, image: RowImage) {
-        let low = max(0, Int(from)), high = min(next.count, Int(to))
+        let low = max(0, Int(from + ahead)), high = min(next.count, Int(to + ahead))
         guard low < high, nextImages.count < Int(UInt16.max), let raster = image.raster else { return }
         nextImages.append(Source(image: image, pixels: raster.pixels, stride: Int(image.width), left: left))
         let slot = UInt16(nextImages.count), serial = UInt32(truncatingIfNeeded: image.serial)
         for y in low..<high {
-            let line = Int32(y) - from
+            let line = Int32(y) - ahead - from
             let ink = raster.ink(line: line)
             // The ink's pixels on screen: inside the image's shown width and the window.
             let spanFrom = max(left + ink.from, 0), spanTo = min(left + min(ink.to, width), self.width)
@@ -130,8 +137,9 @@ struct ListLines {
         shown.withUnsafeBufferPointer { shown in
             next.withUnsafeBufferPointer { next in
                 covered.withUnsafeBufferPointer { covered in
-                    for y in next.indices {
-                        let new = next[y], row = Int32(y)
+                    // The window's lines only: those beyond its edges are the ring's.
+                    for y in Int(ahead)..<(next.count - Int(ahead)) {
+                        let new = next[y], row = Int32(y) - ahead
                         let (from, to) = everything ? (0, width) : Self.change(from: shown[y], to: new, width: width)
                         if let flash {
                             write(new, row: row, from: from, to: to, into: canvas, flash: flash)
@@ -176,18 +184,20 @@ struct ListLines {
     private(set) var ringFirst: Int32 = 0
     /// Pixels the last `writeRing` wrote (the benchmark's and the tests' figure).
     private(set) var ringPixelsWritten = 0
-    /// The window rows whose ring rows the last `writeRing` wrote, as bands in order: a
-    /// scroll writes the rows it brings into view and the rows that stay put on screen
-    /// (the gap above the list), far apart.
+    /// The lines (window row y is line `ahead` + y) whose ring rows the last `writeRing`
+    /// wrote, as bands in order: a scroll writes the rows it brings into view and the rows
+    /// that stay put on screen (the gap above the list), far apart.
     private(set) var ringRowsWritten: [Range<Int32>] = []
 
-    /// Writes the described frame into `canvas`, a ring of as many pixel rows as the window
-    /// (`ListRing`; nil: a ring kept as lines only, whose display writes its rows from them,
-    /// `ringLine`), window row y to ring row (`ringFirst` + y) mod height, where `ringFirst`
+    /// Writes the described frame into `canvas`, a ring of as many pixel rows as lines
+    /// described (the window's, and `ahead` beyond each edge) (`ListRing`; nil: a ring kept
+    /// as lines only, whose display writes its rows from them, `ringLine`), line y to ring
+    /// row (`ringFirst` + y) mod their count, where `ringFirst`
     /// is first chosen so the ring already holds as much of the frame as it can: a list
     /// that moved k rows is shown from k rows further on, and only the rows it brings into
-    /// view are written. Returns the window rows whose ring row was written, top and bottom,
-    /// nil if none. The frame is then what is shown (`rewrite` reads it).
+    /// view are written. Returns the window rows whose ring row was written, top and bottom
+    /// (beyond the window where only lines ahead were), nil if none. The frame is then what
+    /// is shown (`rewrite` reads it).
     mutating func writeRing(into canvas: WindowCanvas?) -> (top: Int32, bottom: Int32)? {
         let height = next.count, width = self.width
         var held: [Line] = []
@@ -231,7 +241,7 @@ struct ListLines {
         }
         ringPixelsWritten = written
         swap(&shown, &next)
-        return top <= bottom ? (top, bottom) : nil
+        return top <= bottom ? (top - ahead, bottom - ahead) : nil
     }
 
     /// The ring row for the window's top that leaves the fewest pixels to write: the current
@@ -286,9 +296,9 @@ struct ListLines {
 
     /// Writes the shown lines again inside `rect` (under overlays that changed).
     func rewrite(_ rect: SDL_Rect, into canvas: WindowCanvas) {
-        let low = max(0, Int(rect.y)), high = min(shown.count, Int(rect.y + rect.h))
+        let low = max(0, Int(rect.y)), high = min(shown.count - 2 * Int(ahead), Int(rect.y + rect.h))
         guard low < high else { return }
-        for y in low..<high { write(shown[y], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
+        for y in low..<high { write(shown[y + Int(ahead)], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
     }
 
     /// Pixels `from..<to` of one line: the fill, the span's pixels where it lies; with

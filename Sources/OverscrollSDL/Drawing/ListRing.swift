@@ -16,6 +16,12 @@ protocol ListRing: AnyObject {
     /// only (`ListLines.ringLine`), whose display writes the rows it shows from them
     /// (the shared-memory presenter's, `ChainListRing`).
     var canvas: WindowCanvas? { get }
+    /// Rows beyond each of the window's top and bottom edges the ring holds too (lines
+    /// `ahead` + y are window row y): a display that writes rows in blocks (a turned
+    /// screen's buffer, 16 rows to a memory row's cache line) writes the rows about to
+    /// scroll in with those on screen, once, instead of the block again each frame. 0 for
+    /// the window's rows only.
+    var ahead: Int32 { get }
     /// Queues showing window rows `rows` from the ring, window row y showing ring row
     /// (first + y) mod height; told also which window rows' ring rows this frame wrote
     /// (`written`, bands in order) and what each ring row shows (`lines`). A ring with
@@ -28,6 +34,7 @@ protocol ListRing: AnyObject {
 
 extension ListRing {
     var bounds: SDL_Rect { canvas?.bounds ?? SDL_Rect() }
+    var ahead: Int32 { 0 }
 }
 
 /// What each row of a ring kept as lines shows (`ListLines`' ring, held by the surface

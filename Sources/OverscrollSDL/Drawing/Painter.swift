@@ -38,6 +38,9 @@ public final class Painter {
         set { surface?.ring = newValue }
     }
     var ringFirst: Int32 { surface?.ringFirst ?? 0 }
+    /// How far beyond the window's edges the scene should hold rows, in points: the rows
+    /// the ring's display writes before they show (`ListRing.ahead`); 0 for most.
+    public var rowMargin: Double { Double(surface?.ring?.ahead ?? 0) / scale }
     var ringPixelsWritten: Int { surface?.ringPixelsWritten ?? 0 }
     /// How many row and status images have been composed, to show one is not composed again.
     var imagesComposed: Int { rowImages.serials }

@@ -213,10 +213,13 @@ final class SurfaceBackend: DrawingBackend, RingLines {
     private func describeList(_ frame: FrameLayout, on canvas: WindowCanvas) -> Bool {
         rowImages.images(for: frame, into: &rowImage)
         let height = canvas.bounds.h
-        let resized = lines.begin(width: canvas.bounds.w, height: height, fill: canvas.pixel(Palette.background))
+        // Rows beyond the window's edges too where the ring's display writes them before
+        // they show (`ListRing.ahead`; the scene holds them, `Scene.rowMargin`).
+        let ahead = ring?.ahead ?? 0
+        let resized = lines.begin(width: canvas.bounds.w, height: height, fill: canvas.pixel(Palette.background), ahead: ahead)
         let top = frame.listTop
         let gap = canvas.pixel(Palette.gap)
-        lines.set(from: 0, to: top, ListLines.Line(fill: gap))
+        lines.set(from: -ahead, to: top, ListLines.Line(fill: gap))
         // The status line is part of the gap, composed onto it once; rows cover the rest.
         if let status = frame.status,
            let image = rowImages.statusImage(status.text, color: Palette.statusText, opacity: status.opacity, background: Palette.gap) {
@@ -226,7 +229,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
         }
         let separator = ListLines.Line(fill: canvas.pixel(Palette.separator))
         for (row, image) in zip(frame.rows, rowImage) {
-            guard row.top < height, row.top + row.height > 0 else { continue }
+            guard row.top < height + ahead, row.top + row.height > -ahead else { continue }
             let at = image.map { row.place(imageWidth: $0.width, imageHeight: $0.height, rightAligned: $0.alignment == .right) }
                 ?? row.withoutText
             let background = ListLines.Line(fill: canvas.pixel(Palette.row(row.shade)))
@@ -240,7 +243,9 @@ final class SurfaceBackend: DrawingBackend, RingLines {
                 lines.set(from: row.top, to: at.separator, background)
             }
         }
-        if frame.backgroundTop < height { lines.set(from: frame.backgroundTop, to: height, ListLines.Line(fill: canvas.pixel(Palette.background))) }
+        if frame.backgroundTop < height {
+            lines.set(from: frame.backgroundTop, to: height + ahead, ListLines.Line(fill: canvas.pixel(Palette.background)))
+        }
         return resized
     }
 

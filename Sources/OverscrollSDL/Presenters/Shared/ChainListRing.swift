@@ -13,6 +13,9 @@ final class ChainListRing: ListRing {
     var canvas: WindowCanvas? { nil }
     var width: Int32 { bounds.w }
     var height: Int32 { bounds.h }
+    /// A turned screen's presenter writes rows in bands (`TurnStrip`): the ring holds the
+    /// rows about to scroll in too (`ListRing.ahead`, `SharedMemoryPresenter.ringAhead`).
+    var ahead: Int32 { presenter?.ringAhead ?? 0 }
     /// Not held: the display owns it and lets it go before the screen's connection.
     private weak var presenter: SharedMemoryPresenter?
 

@@ -5,9 +5,10 @@ import CSDL
 /// in, memory out, so a test can play it).
 ///
 /// A buffer's memory holds the ring (`ChainListRing`, kept as lines: `RingLines`) from
-/// ring row `base` on, and its first `extra` rows once more after the end, so the window —
-/// `height` rows from any row up to `extra` — is one stretch of it: the window's top shows
-/// the ring row a frame says (`first`) from the buffer's row `first - base` (mod `height`).
+/// ring row `base` on, and its first `extra` rows once more after the end, so the ring's
+/// lines — from any row up to `extra` — are one stretch of it: the ring's first line shows
+/// the ring row a frame says (`first`) from the buffer's row `first - base` (mod the ring's
+/// rows).
 /// Each buffer remembers the line each of its rows holds, and a frame writes into a row
 /// only the pixels where that line and the ring's differ: the rows the ring wrote since the
 /// buffer was last shown, and on a new base (which moves the ring row each buffer row
@@ -15,14 +16,26 @@ import CSDL
 /// lies in the window surface; wherever the surface is current (`current`: the overlays a
 /// ring frame drew, plus what later frames presented from it) the buffer shows the
 /// surface, elsewhere the ring: where it showed the surface, the list goes back first.
+///
+/// The ring may hold `ahead` rows beyond each of the window's edges (`ListRing.ahead`): its
+/// lines are then the window's `height` and those, and line `ahead` + y is window row y.
+/// A frame writes only the rows on screen, and those written with them (a turned buffer's
+/// band of 16, `WindowCanvas.rowsWrittenWith`): a band at the window's edge gets its rows
+/// beyond the edge from the rows ahead, what they will show once scrolled in, so a scroll
+/// writes each band once, as it comes in, not again each frame it moves by a few rows.
 struct RingBuffers {
     let width: Int32
+    /// The window's rows.
     let height: Int32
+    /// The ring's rows beyond each of the window's edges.
+    let ahead: Int32
+    /// The ring's rows: the window's and those ahead on both sides.
+    var lineCount: Int32 { height + 2 * ahead }
     /// Rows held twice: how far the list may move from a buffer's base before a new one.
     /// Each is a row of memory in every buffer; a new base costs the text that moved.
     let extra: Int32
     /// Rows of memory a buffer needs.
-    var rows: Int32 { height + extra }
+    var rows: Int32 { lineCount + extra }
 
     /// For each buffer, the list line each of its rows holds (nil: unknown).
     private var held: [[ListLines.Line?]]
@@ -39,13 +52,14 @@ struct RingBuffers {
     private var shownFirst: Int32?
     private var shown: (index: Int, offset: Int32)?
 
-    /// Buffers for a ring `width` × `height`, holding `extra` rows twice (a quarter of the
-    /// window by default).
-    init(width: Int32, height: Int32, buffers: Int, extra: Int32? = nil) {
+    /// Buffers for a window `width` × `height` whose ring holds `ahead` rows beyond each
+    /// edge, holding `extra` rows twice (an eighth of the window by default).
+    init(width: Int32, height: Int32, buffers: Int, extra: Int32? = nil, ahead: Int32 = 0) {
         self.width = width
         self.height = height
+        self.ahead = max(0, ahead)
         self.extra = max(1, min(height, extra ?? height / 8))
-        let rows = Int(height + self.extra)
+        let rows = Int(height + 2 * self.ahead + self.extra)
         held = Array(repeating: Array(repeating: nil, count: rows), count: buffers)
         listBack = Array(repeating: [], count: buffers)
         for i in listBack.indices { listBack[i].reserveCapacity(32) }
@@ -53,32 +67,36 @@ struct RingBuffers {
         before.reserveCapacity(16)
     }
 
-    /// A frame: the window's top shows ring row `first`; the ring rows of window rows
-    /// `written` were written (empty for a frame drawn without the ring); `surface` holds
-    /// this frame's pixels at `changed` (window coordinates, inside the window), and
-    /// `ringFrame` says whether this frame drew every overlay anew (then the surface is
-    /// current only there). Returns the buffer row the window's top is to show from, or
-    /// nil when nothing on screen changes.
+    /// A frame: the ring's first line (window row −`ahead`) is ring row `first`; the ring
+    /// rows of lines `written` were written (empty for a frame drawn without the ring);
+    /// `surface` holds this frame's pixels at `changed` (window coordinates, inside the
+    /// window), and `ringFrame` says whether this frame drew every overlay anew (then the
+    /// surface is current only there). Returns the buffer row the ring's first line is to
+    /// show from (the window's top: `ahead` rows further), or nil when nothing on screen
+    /// changes.
     mutating func begin(first: Int32, written: [Range<Int32>], changed: [SDL_Rect], ringFrame: Bool) -> Int32? {
         let moved = shownFirst != first
-        guard moved || !written.isEmpty || !changed.isEmpty else { return nil }
+        let window = ahead..<(ahead + height)
+        guard moved || written.contains(where: { $0.overlaps(window) }) || !changed.isEmpty else { return nil }
         swap(&before, &current)
         current.removeAll(keepingCapacity: true)
         // A ring frame drew every overlay anew; any other kept last frame's as they were.
         if !ringFrame { current.append(contentsOf: before) }
         for rect in changed { Self.add(rect, to: &current, exact: true) }
-        var offset = Self.mod(first - base, height)
+        let count = lineCount
+        var offset = Self.mod(first - base, count)
         if offset > extra {
             // A new base, with all the room on the side the list is moving to: a fling
             // goes on the same way.
-            let step = shownFirst.map { Self.mod(first - $0 + height / 2, height) - height / 2 } ?? 0
+            let step = shownFirst.map { Self.mod(first - $0 + count / 2, count) - count / 2 } ?? 0
             offset = step > 0 ? 0 : step < 0 ? extra : extra / 2
-            base = Self.mod(first - offset, height)
+            base = Self.mod(first - offset, count)
         }
         return offset
     }
 
-    /// Brings buffer `index` up to date for the frame `begin` returned `offset` for:
+    /// Brings buffer `index` up to date for the frame `begin` returned `offset` for (its
+    /// rows on screen, and those its memory takes with them):
     /// `buffer` its memory (`rows` rows; `fresh`: undefined), `lines` what the ring's rows
     /// show (nil before the ring's first frame, or for a picture drawn without it, as a
     /// rotated one is: then the surface holds every pixel shown) and `surface` the window
@@ -88,7 +106,10 @@ struct RingBuffers {
     @discardableResult
     mutating func fill(_ index: Int, fresh: Bool, buffer: WindowCanvas, offset: Int32, first: Int32, written: [Range<Int32>],
                        lines: (any RingLines)?, surface: UnsafePointer<UInt32>, damage: (SDL_Rect) -> Void) -> Int {
-        let width = self.width, rows = self.rows, height = self.height, base = self.base
+        let width = self.width, rows = self.rows, count = lineCount, base = self.base
+        // The buffer's rows on screen; the others wait until they are (a buffer row not
+        // shown can only be shown after a frame that writes it).
+        let onScreen = (offset + ahead)..<(offset + ahead + height)
         if fresh {
             held[index].withUnsafeMutableBufferPointer { held in for row in held.indices { held[row] = nil } }
             listBack[index].removeAll(keepingCapacity: true)
@@ -96,22 +117,23 @@ struct RingBuffers {
         // Without the ring's lines there is no list to write: its rows stay as they are.
         var known = false, copied = 0, moved: SDL_Rect?
         lines?.withRingLines { lines in
-            guard lines.ringLineCount == height else { return }
+            guard lines.ringLineCount == count else { return }
             known = true
             // A frame that moves the list changes only the pixels where the lines now shown
             // differ from those shown before: where the list is narrower than the window,
             // or its rows' colours meet themselves again, not all of it.
             moved = shownFirst == first ? nil : shown.map { listChange(from: $0, to: first, lines: lines) }
             held[index].withUnsafeMutableBufferPointer { held in
-                var row: Int32 = 0
-                while row < rows {
+                // From the band of the first row on screen to that of the last.
+                var row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
+                while row < min(rows, onScreen.upperBound) {
                     // Rows the buffer's memory takes together (a turned buffer's band: each
                     // memory row a cache line of them, `TurnStrip`) are given the union of
                     // their changes, those that did not change written again as they are:
                     // whole lines. Unturned, a row alone.
                     let together = buffer.rowsWrittenWith(row)
                     if together.count == 1 {
-                        let ringRow = (base + row) % height, line = lines.ringLine(ringRow)
+                        let ringRow = (base + row) % count, line = lines.ringLine(ringRow)
                         let (from, to) = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
                         if from < to {
                             lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
@@ -123,12 +145,12 @@ struct RingBuffers {
                     }
                     var from = width, to: Int32 = 0
                     for row in together {
-                        let line = lines.ringLine((base + row) % height)
+                        let line = lines.ringLine((base + row) % count)
                         let change = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
                         if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
                     }
                     for row in together {
-                        let ringRow = (base + row) % height
+                        let ringRow = (base + row) % count
                         if from < to {
                             lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
                             copied += Int(to - from)
@@ -142,7 +164,10 @@ struct RingBuffers {
                 let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
                 guard top < bottom else { continue }
                 for row in top..<bottom {
-                    lines.writeRingLine((base + row) % height, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
+                    lines.writeRingLine((base + row) % count, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
+                    // A row off screen kept its line (above): it now holds another here,
+                    // and is written whole once it shows.
+                    if !buffer.rowsWrittenWith(row).overlaps(onScreen) { held[index][Int(row)] = nil }
                 }
                 copied += Int(rect.w) * Int(bottom - top)
             }
@@ -156,12 +181,12 @@ struct RingBuffers {
     /// (the list where it holds known lines) and the ring from row `first` on (window
     /// coordinates; empty when none).
     private func listChange(from shown: (index: Int, offset: Int32), to first: Int32, lines: borrowing ListLines) -> SDL_Rect {
-        let width = self.width, height = self.height
+        let width = self.width, height = self.height, ahead = self.ahead, count = lineCount
         var left = width, right: Int32 = 0, top = height, bottom: Int32 = 0
         held[shown.index].withUnsafeBufferPointer { held in
             for y in 0..<height {
-                let new = lines.ringLine((first + y) % height)
-                let (from, to) = held[Int(shown.offset + y)].map { ListLines.change(from: $0, to: new, width: width) } ?? (0, width)
+                let new = lines.ringLine((first + ahead + y) % count)
+                let (from, to) = held[Int(shown.offset + ahead + y)].map { ListLines.change(from: $0, to: new, width: width) } ?? (0, width)
                 guard from < to else { continue }
                 (left, right, top, bottom) = (min(left, from), max(right, to), min(top, y), y + 1)
             }
@@ -174,15 +199,15 @@ struct RingBuffers {
     private mutating func fill(_ index: Int, fresh: Bool, buffer: WindowCanvas, offset: Int32, first: Int32,
                                written: [Range<Int32>], surface: UnsafePointer<UInt32>, copied: Int, moved: SDL_Rect?,
                                damage: (SDL_Rect) -> Void) -> Int {
-        let w = Int(width), width = self.width, height = self.height
+        let w = Int(width), width = self.width, height = self.height, top = offset + ahead
         var copied = copied
         for rect in current {
             for row in rect.y..<(rect.y + rect.h) {
-                buffer.copy(row: offset + row, x: rect.x, from: surface + Int(row) * w + Int(rect.x), count: rect.w)
+                buffer.copy(row: top + row, x: rect.x, from: surface + Int(row) * w + Int(rect.x), count: rect.w)
             }
             copied += Int(rect.w) * Int(rect.h)
             // The list goes back there before the buffer is shown again.
-            Self.add(SDL_Rect(x: rect.x, y: rect.y + offset, w: rect.w, h: rect.h), to: &listBack[index])
+            Self.add(SDL_Rect(x: rect.x, y: rect.y + top, w: rect.w, h: rect.h), to: &listBack[index])
         }
         // Every pixel is in the memory before it is damaged (a turned buffer's last rows
         // are still in its strip).
@@ -191,7 +216,11 @@ struct RingBuffers {
             damage(SDL_Rect(x: 0, y: 0, w: width, h: height))
         } else {
             if let moved, moved.w > 0 { damage(moved) }
-            for band in written where moved == nil { damage(SDL_Rect(x: 0, y: band.lowerBound, w: width, h: Int32(band.count))) }
+            for band in written where moved == nil {
+                // Lines to window rows, cut to the window: the rows ahead are not shown.
+                let from = max(0, band.lowerBound - ahead), to = min(height, band.upperBound - ahead)
+                if from < to { damage(SDL_Rect(x: 0, y: from, w: width, h: to - from)) }
+            }
             for rect in current { damage(rect) }
             for rect in before { damage(rect) }
         }

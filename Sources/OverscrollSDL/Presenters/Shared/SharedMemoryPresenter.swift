@@ -26,9 +26,11 @@ import Glibc
 /// turned by SDL instead (`TurnedTarget`), a frame at 1280x800 took 343 ms in the VM,
 /// against 0.55 ms unturned. At 90° and 270° an app's row is a memory column: its rows
 /// gather 16 at a time in `strip` and each memory row gets a whole cache line of them
-/// (`TurnStrip`); written a pixel at a time, 90° cost 4.1x rotate 0 a frame on the mean
-/// (`overscroll-bench rotation`, 1280x800), now 2.0x (2.2x at p50, where a portrait app
-/// on a landscape panel writes more pixels than the landscape one: docs/performance.md).
+/// (`TurnStrip`), where a pixel at a time was a store on a cache line of its own. The ring
+/// holds rows beyond the window's edges too (`ringAhead`), so a band at the window's edge
+/// is written once, as it scrolls in, not again each frame the list moves a few rows; and
+/// a turned buffer keeps more spare rows, so the whole window's text is written again
+/// less often (`overscroll-bench rotation`; what each step cost: docs/performance.md).
 ///
 /// It knows no window and no driver: it is given the most pixels it will hold, the chain,
 /// and how to learn the size the screen has now (`currentSize`), which it follows.
@@ -72,6 +74,9 @@ final class SharedMemoryPresenter: Presenter {
     /// Where a buffer turned 90° or 270° gathers its rows (`TurnStrip`), as wide as the
     /// app's frame once it is turned so: made at a size, not per frame.
     private let strip = TurnStrip()
+    /// Pixels the list's ring frames have written into the buffers so far (tests): what a
+    /// turned screen's bands cost against an unturned screen's rows.
+    private(set) var ringPixelsWritten = 0
 
     /// Draws into memory for at most `capacity` bytes of 32-bit pixels and shows them
     /// through `chain`; nil, with `why`, where the memory or SDL's renderer cannot be had.
@@ -191,16 +196,25 @@ final class SharedMemoryPresenter: Presenter {
         written.removeAll(keepingCapacity: true)
     }
 
+    /// The rows beyond each of the window's edges the list's ring holds (`ListRing.ahead`):
+    /// turned 90° or 270°, a buffer takes 16 rows at a time (`TurnStrip`), and a band at
+    /// the window's edge gets its rows beyond it from these, what they show once scrolled
+    /// in. Two bands: a scroll of up to 16 rows a frame writes no band twice.
+    var ringAhead: Int32 { rotation.crosswise && writesAhead ? 2 * Int32(TurnStrip.rows) : 0 }
+    /// Whether a turned screen's ring holds rows ahead (`ringAhead`): a test compares.
+    var writesAhead = true
+
     /// What the chain's buffers hold of `ring`. Turned 90° or 270°, the ring's rows are
     /// the memory's columns: as many as make whole bands of the strip (`TurnStrip`), so
     /// each band is a cache line of each memory row where the driver's pitch allows.
     private func makeRingBuffers(_ ring: ChainListRing) -> RingBuffers {
         var extra: Int32?
+        let ahead = ringAhead
         if rotation.crosswise {
-            let n = Int32(TurnStrip.rows), rows = ring.height + max(1, ring.height / 8)
-            extra = (rows + n - 1) / n * n - ring.height
+            let n = Int32(TurnStrip.rows), lines = ring.height + 2 * ahead, rows = lines + max(1, ring.height / 2)
+            extra = (rows + n - 1) / n * n - lines
         }
-        return RingBuffers(width: ring.width, height: ring.height, buffers: chain.most, extra: extra)
+        return RingBuffers(width: ring.width, height: ring.height, buffers: chain.most, extra: extra, ahead: ahead)
     }
 
     /// A ring frame: the window's top shows ring row `first`; the ring rows of window
@@ -262,7 +276,7 @@ final class SharedMemoryPresenter: Presenter {
             written.removeAll(keepingCapacity: true)
             ringFrameNow = false
         }
-        if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height {
+        if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height || ringBuffers?.ahead != ringAhead {
             ringBuffers = makeRingBuffers(ring)
         }
         guard var buffers = ringBuffers else { return }
@@ -271,15 +285,15 @@ final class SharedMemoryPresenter: Presenter {
         guard let offset = buffers.begin(first: first, written: written, changed: changed, ringFrame: ringFrameNow) else { return }
         // Two: the one on screen and the next. A third, made when a release is late,
         // would cost more memory (a window and a half) than the wait.
-        let shape = rotation.buffer(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset)
+        let shape = rotation.buffer(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset + buffers.ahead)
         guard let got = acquire(shape, most: 2) else { return }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
         strip.reserve(width: rotation.crosswise ? Int(ring.width) : 0)
         let buffer = WindowCanvas(pixels: got.pixels, stride: got.stride, width: ring.width, height: buffers.rows,
                                   format: surface.pointee.format, turn: rotation, strip: strip)
         let (width, height) = (ring.width, ring.height)
-        buffers.fill(got.index, fresh: got.fresh, buffer: buffer, offset: offset, first: first, written: written,
-                     lines: lines, surface: source) { rect in
+        ringPixelsWritten += buffers.fill(got.index, fresh: got.fresh, buffer: buffer, offset: offset, first: first,
+                                          written: written, lines: lines, surface: source) { rect in
             damage(rect, width: width, height: height)
         }
         if !chain.commit() { lost = true }
