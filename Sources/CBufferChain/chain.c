@@ -64,6 +64,7 @@ int ovs_chain_acquire(ovs_chain *c, const void *want, int most, int timeout_ms) 
         }
         double left = deadline - now_ms(c);
         if (left <= 0) {
+            if (ovs_chain_is_stalled(c)) return ovs_chain_stalled;
             // What it says shows later (a lost device is broken): the frame is missed either way.
             if (c->ops->silent) c->ops->silent(c->owner);
             return ovs_chain_timed_out;
@@ -89,6 +90,7 @@ void ovs_chain_queue(ovs_chain *c, int slot) {
         for (int i = 0; i < c->count; i++)
             if (c->state[i] == ovs_chain_queued) c->state[i] = ovs_chain_free;
     c->state[slot] = ovs_chain_queued;
+    c->queued_ms = now_ms(c);
 }
 
 void ovs_chain_show(ovs_chain *c, int slot) {
@@ -122,6 +124,10 @@ int ovs_chain_count(const ovs_chain *c, ovs_chain_state state) {
     return n;
 }
 
+int ovs_chain_is_stalled(const ovs_chain *c) {
+    return c->ops->stall_ms > 0 && ovs_chain_count(c, ovs_chain_queued) > 0 && now_ms(c) - c->queued_ms > c->ops->stall_ms;
+}
+
 int ovs_chain_wait(ovs_chain *c, int (*until)(void *arg), void *arg, int timeout_ms) {
     double deadline = now_ms(c) + timeout_ms;
     for (;;) {
@@ -130,7 +136,10 @@ int ovs_chain_wait(ovs_chain *c, int (*until)(void *arg), void *arg, int timeout
         if (said > 0) return 1;
         if (said < 0) return 0;
         double left = deadline - now_ms(c);
-        if (left <= 0) return c->ops->silent && c->ops->silent(c->owner) < 0 ? -1 : 0;
+        if (left <= 0) {
+            if (ovs_chain_is_stalled(c)) return ovs_chain_stalled;
+            return c->ops->silent && c->ops->silent(c->owner) < 0 ? -1 : 0;
+        }
         if (c->ops->pump(c->owner, (int)left + 1) < 0) return -1;
     }
 }

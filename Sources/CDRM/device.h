@@ -41,6 +41,9 @@ struct ovs_drm {
     int broken;
     int refused;        // the first mode set was refused: another program is DRM master
     int active;         // the device is ours (DRM master) to show on
+    int no_memory;      // the last acquire or commit was refused for want of memory (`why`)
+    int stalled;        // a page flip never completed (the chain's `stall_ms`): broken too
+    char why[224];      // what the driver refused, in its words, with what was asked
     long flips;
     long flip_seq;      // numbers the page flips queued (the mode set is not one: no event)
     long pending_seq;   // the pending flip's number

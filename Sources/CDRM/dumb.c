@@ -8,6 +8,8 @@
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,6 +17,22 @@
 
 // A lost device answers every ioctl with ENODEV (the driver unbound, the device removed).
 static int lost_errno(int e) { return e == ENODEV || e == ENXIO || e == EIO; }
+
+// A request the driver refused with `e`, said in its words with what was asked (`why`).
+// For want of memory (a driver whose video memory is full: bochs-drm's 16 MiB with
+// fbcon's console in it) the presenter asks for less (`ovs_drm_take_no_memory`); a
+// device that went away is lost; anything else fails the frame as before.
+static void refused(ovs_drm *d, int e, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    int used = vsnprintf(d->why, sizeof d->why, format, args);
+    va_end(args);
+    if (used >= 0 && (size_t)used < sizeof d->why)
+        snprintf(d->why + used, sizeof d->why - (size_t)used, ": %s (%s)", strerror(e), d->info.driver);
+    if (e == ENOMEM || e == ENOSPC) d->no_memory = 1;
+    if (lost_errno(e)) d->broken = 1;
+    errno = e;
+}
 
 // MARK: Buffers
 
@@ -44,7 +62,7 @@ static int framebuffer(ovs_drm *d, ovs_dumb_buffer *b, int x, int y) {
     int width = d->info.source_offset ? b->columns : b->width, height = d->info.source_offset ? b->rows : b->height;
     if (drmModeAddFB2(d->fd, (uint32_t)width, (uint32_t)height, DRM_FORMAT_XRGB8888, handles, pitches, offsets, &b->fb, 0) != 0) {
         b->fb = 0;
-        if (lost_errno(errno)) d->broken = 1;
+        refused(d, errno, "a framebuffer of %dx%d over a dumb buffer of %dx%d", width, height, b->columns, b->rows);
         return 0;
     }
     b->fb_offset = fb_offset;
@@ -57,16 +75,30 @@ typedef struct { int width, height, columns, rows; } size_wanted;
 static int make(ovs_drm *d, ovs_dumb_buffer *b, const size_wanted *want) {
     int width = want->width, height = want->height, columns = want->columns, rows = want->rows;
     struct drm_mode_create_dumb create = { .width = (uint32_t)columns, .height = (uint32_t)rows, .bpp = 32 };
+    // What is asked, in the words said if it is refused: the pixels and (at 4 bytes a
+    // pixel, before the driver's pitch) the bytes.
+    unsigned long long bytes = (unsigned long long)columns * (unsigned long long)rows * 4;
     if (drmIoctl(d->fd, DRM_IOCTL_MODE_CREATE_DUMB, &create) != 0) {
-        if (lost_errno(errno)) d->broken = 1;
+        refused(d, errno, "a dumb buffer of %dx%d (%llu bytes, buffer %d)", columns, rows, bytes, (int)(b - d->buffers) + 1);
         return 0;
     }
     *b = (ovs_dumb_buffer){ .handle = create.handle, .pitch = create.pitch, .size = create.size, .width = width,
                             .height = height, .columns = columns, .rows = rows };
     struct drm_mode_map_dumb map = { .handle = create.handle };
-    if (drmIoctl(d->fd, DRM_IOCTL_MODE_MAP_DUMB, &map) != 0) { drop(d, b); return 0; }
+    int e;
+    if (drmIoctl(d->fd, DRM_IOCTL_MODE_MAP_DUMB, &map) != 0) {
+        e = errno;
+        drop(d, b);
+        refused(d, e, "the mapping of a dumb buffer of %dx%d (%llu bytes)", columns, rows, bytes);
+        return 0;
+    }
     void *pixels = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd, (off_t)map.offset);
-    if (pixels == MAP_FAILED) { drop(d, b); return 0; }
+    if (pixels == MAP_FAILED) {
+        e = errno;
+        drop(d, b);
+        refused(d, e, "mmap of a dumb buffer of %dx%d (%llu bytes)", columns, rows, bytes);
+        return 0;
+    }
     b->pixels = pixels;
     return 1;
 }
@@ -127,7 +159,19 @@ static int chain_silent(void *d) {
 // The kernel takes one flip at a time: its event is the last queued one's.
 const ovs_chain_ops ovs_drm_chain_ops = {
     .pump = chain_pump, .make = chain_make, .fits = chain_fits, .drop = chain_drop, .silent = chain_silent, .one_queued = 1,
+    // A flip takes a vblank or so: one not done in 5 s never will be (issue 48: a driver
+    // that kept one pending left the kiosk skipping every frame, silently, for ever).
+    .stall_ms = 5000,
 };
+
+// A flip pending past the chain's `stall_ms` while the screen is ours: the run ends
+// saying so (`ovs_drm_stalled`). Away on another VT a flip may wait for it to come back.
+static int stall(ovs_drm *d) {
+    if (!d->active) return 0;
+    d->stalled = 1;
+    d->broken = 1;
+    return -1;
+}
 
 uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int columns, int rows, int x, int y, int most,
                           int timeout_ms, int *stride, int *index, int *fresh) {
@@ -138,7 +182,9 @@ uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int columns, int ro
     size_wanted want = { width, height, columns, rows };
     // Another size: all go, the shown one too (the mode is set again with the next).
     if (ovs_chain_reshape(&d->chain, &want)) d->modeset = 1;
+    d->no_memory = 0;
     int slot = ovs_chain_acquire(&d->chain, &want, most < ovs_drm_most ? most : ovs_drm_most, timeout_ms);
+    if (slot == ovs_chain_stalled) stall(d);
     if (slot < 0) return NULL;
     ovs_dumb_buffer *b = &d->buffers[slot];
     if (!framebuffer(d, b, x, y)) { ovs_chain_cancel(&d->chain); return NULL; }
@@ -195,6 +241,7 @@ static int commit_atomic(ovs_drm *d, ovs_dumb_buffer *b) {
 
 int ovs_drm_commit(ovs_drm *d) {
     if (d->broken) return -1;
+    d->no_memory = 0;
     d->commit_seq = 0;
     int index = ovs_chain_cancel(&d->chain);
     if (index < 0) return 0;
@@ -217,7 +264,7 @@ int ovs_drm_commit(ovs_drm *d) {
         r = d->info.atomic ? commit_atomic(d, b) : drmModePageFlip(d->fd, d->crtc_id, b->fb, DRM_MODE_PAGE_FLIP_EVENT, d);
         if (r != 0 && errno == EBUSY) {
             // The flip before is still pending (a caller that did not wait): wait, once.
-            ovs_drm_wait_frame(d, 100);
+            if (ovs_drm_wait_frame(d, 100) < 0) return -1;
             r = d->info.atomic ? commit_atomic(d, b) : drmModePageFlip(d->fd, d->crtc_id, b->fb, DRM_MODE_PAGE_FLIP_EVENT, d);
         }
         if (r == 0) {
@@ -225,6 +272,15 @@ int ovs_drm_commit(ovs_drm *d) {
             d->pending_seq = d->commit_seq = ++d->flip_seq;
             return 0;
         }
+    }
+    int e = errno;
+    // No room for the buffer on the screen (video memory full: the driver pins it there
+    // to show it): not lost; the frame is not shown, and the presenter asks for less.
+    if (e == ENOMEM || e == ENOSPC) {
+        refused(d, e, "%s of a dumb buffer of %dx%d (%llu bytes)", d->modeset ? "the mode set" : "a page flip", b->columns, b->rows,
+                (unsigned long long)b->size);
+        ovs_chain_spoil(&d->chain, index);
+        return ovs_drm_no_room;
     }
     // The first mode set refused: the screen was never ours (another master took it
     // since the open). Nothing was shown; the run ends saying so (`ovs_drm_refused`).
@@ -245,7 +301,10 @@ int ovs_drm_commit(ovs_drm *d) {
 // The last flip done: none queued.
 static int flipped(void *d) { return ovs_chain_count(&((ovs_drm *)d)->chain, ovs_chain_queued) == 0; }
 
-int ovs_drm_wait_frame(ovs_drm *d, int timeout_ms) { return ovs_chain_wait(&d->chain, flipped, d, timeout_ms); }
+int ovs_drm_wait_frame(ovs_drm *d, int timeout_ms) {
+    int r = ovs_chain_wait(&d->chain, flipped, d, timeout_ms);
+    return r == ovs_chain_stalled ? stall(d) : r;
+}
 
 int ovs_drm_broken(ovs_drm *d) {
     // A run at rest makes no ioctl that would fail: asked at most twice a second.
@@ -254,6 +313,12 @@ int ovs_drm_broken(ovs_drm *d) {
 }
 int ovs_drm_active(const ovs_drm *d) { return d->active; }
 int ovs_drm_refused(const ovs_drm *d) { return d->refused; }
+int ovs_drm_stalled(const ovs_drm *d) { return d->stalled ? d->chain.ops->stall_ms : 0; }
+const char *ovs_drm_take_no_memory(ovs_drm *d) {
+    if (!d->no_memory) return NULL;
+    d->no_memory = 0;
+    return d->why;
+}
 int ovs_drm_buffers(const ovs_drm *d) { return d->chain.count; }
 long ovs_drm_flips(const ovs_drm *d) { return d->flips; }
 long ovs_drm_commit_sequence(const ovs_drm *d) { return d->commit_seq; }

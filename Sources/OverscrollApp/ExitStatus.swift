@@ -27,7 +27,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .usage: "a bad option or value (printed with the usage)"
         case .badInput: "a malformed script (FILE:LINE:COLUMN; binary too) or report"
         case .cannotRead: "a file cannot be read, or is not of its kind (a font that is not one)"
-        case .noDisplay: "no display, SDL cannot open one, or `--size` is more than it can hold"
+        case .noDisplay: "no display, SDL cannot open one, `--size` too large, or no buffer memory"
         case .cannotCreate: "a replay's trace or report cannot be made at start, or its trace fails"
         case .writeFailed: "the report fails at the end, or `report` cannot write its output"
         case .displayLost: "the display went away (X server or compositor died); report written"

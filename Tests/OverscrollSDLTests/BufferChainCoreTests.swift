@@ -24,7 +24,7 @@ import Testing
         var gone = false                // what `silent` answers
         var silentAsked = 0
 
-        init(oneQueued: Bool) {
+        init(oneQueued: Bool, stallMs: Int32 = 0) {
             ops.initialize(to: ovs_chain_ops(
                 pump: { FakeSide.of($0).pump($1) },
                 make: { owner, slot, want in FakeSide.of(owner).make(slot, want!.load(as: Int32.self)) },
@@ -36,7 +36,7 @@ import Testing
                     return side.gone ? -1 : 0
                 },
                 now_ms: { FakeSide.of($0).clock },
-                one_queued: oneQueued ? 1 : 0))
+                one_queued: oneQueued ? 1 : 0, stall_ms: stallMs))
             ovs_chain_init(chain, ops, Unmanaged.passUnretained(self).toOpaque())
         }
 
@@ -171,6 +171,37 @@ import Testing
         #expect(ovs_chain_wait(side.chain, { _ in 1 }, nil, 1000) == -1)
         #expect(side.silentAsked == 0)
         #expect(side.clock == 0)
+    }
+
+    /// A flip that never completes (a DRM driver that kept it pending): frames are
+    /// skipped while it is late, and past the limit every wait says so, the other side
+    /// not asked; a flip that comes ends it. Without a limit (a compositor keeps a hidden
+    /// window's buffers as long as it likes) a wait runs out as ever.
+    @Test func aFlipNeverDoneEndsTheWaitsAsStalledPastTheLimit() {
+        let side = FakeSide(oneQueued: true, stallMs: 5000)
+        #expect(side.acquire(most: 2) == 0)
+        ovs_chain_show(side.chain, ovs_chain_cancel(side.chain))
+        #expect(side.acquire(most: 2) == 1)
+        ovs_chain_queue(side.chain, ovs_chain_cancel(side.chain))
+        var answers: [Int32] = []
+        while side.clock < 6000 { answers.append(side.acquire(most: 2, timeoutMs: 100)) }
+        // Each acquire waits 101 ms: 49 of them end at 4949 ms, the 50th past 5000.
+        #expect(answers.prefix(49).allSatisfy { $0 == Int32(ovs_chain_timed_out) })
+        #expect(answers.count > 49 && answers.dropFirst(49).allSatisfy { $0 == Int32(ovs_chain_stalled) }, "\(answers)")
+        #expect(side.silentAsked == 49)
+        #expect(ovs_chain_is_stalled(side.chain) == 1)
+        #expect(ovs_chain_wait(side.chain, { _ in 0 }, nil, 100) == Int32(ovs_chain_stalled))
+        side.answers = [.flip]
+        #expect(side.acquire(most: 2) == 0)
+        #expect(ovs_chain_is_stalled(side.chain) == 0)
+
+        let patient = FakeSide(oneQueued: true)
+        #expect(patient.acquire(most: 2) == 0)
+        ovs_chain_show(patient.chain, ovs_chain_cancel(patient.chain))
+        #expect(patient.acquire(most: 2) == 1)
+        ovs_chain_queue(patient.chain, ovs_chain_cancel(patient.chain))
+        #expect(patient.acquire(most: 2, timeoutMs: 60000) == Int32(ovs_chain_timed_out))
+        #expect(ovs_chain_wait(patient.chain, { _ in 0 }, nil, 100) == 0)
     }
 
     @Test func aWaitThatRunsOutSaysWhatTheSilentSideAnswered() {

@@ -10,9 +10,16 @@ import OverscrollKit
 /// whole unturned and turned here, a pixel at a time.
 extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
     /// `BufferChain` in plain memory: `most` buffers, taken in turn; the one committed
-    /// last is "on screen".
+    /// last is "on screen". A driver with `limit` bytes for buffers refuses one that
+    /// would pass it (ENOMEM, `takeMemoryRefusal`), when made or (`refusesAtFlip`, as
+    /// bochs-drm does, pinning a buffer in video memory to show it) when shown.
     final class MemoryChain: BufferChain {
         let most: Int
+        var limit = Int.max
+        var refusesAtFlip = false
+        /// The presenter's journal lines, as the harness took them (`takeNotes`).
+        var notes: [String] = []
+        private var refusal: String?
         private(set) var buffers: [[UInt32]] = []
         private(set) var shape: BufferShape?
         private var origins: [(x: Int32, y: Int32)] = []
@@ -38,6 +45,10 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
             self.shape = shape
             #expect(shape.x >= 0 && shape.y >= 0 && shape.x + shape.width <= shape.columns && shape.y + shape.height <= shape.rows)
             let fresh = next >= buffers.count
+            if fresh, !refusesAtFlip, (buffers.count + 1) * bytes > limit {
+                refusal = "a buffer of \(shape.columns)x\(shape.rows): Cannot allocate memory"
+                return nil
+            }
             if fresh {
                 buffers.append([UInt32](repeating: 0xDEAD_BEEF, count: Int(shape.columns) * Int(shape.rows)))
                 origins.append((0, 0))
@@ -53,9 +64,21 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         func damage(x: Int32, y: Int32, width: Int32, height: Int32) {}
 
         func commit() -> Bool {
+            if refusesAtFlip, buffers.count * bytes > limit {
+                refusal = "a page flip of a buffer of \(shape!.columns)x\(shape!.rows): Cannot allocate memory"
+                return false
+            }
             shown = acquired
             return true
         }
+
+        func takeMemoryRefusal() -> String? {
+            defer { refusal = nil }
+            return refusal
+        }
+
+        /// A buffer's bytes at the shape asked last.
+        var bytes: Int { shape.map { Int($0.columns) * Int($0.rows) * 4 } ?? 0 }
 
         /// The screen, `width` × `height`: `body` is given the shown buffer's memory, the
         /// pixels from one row to the next and where the screen's first pixel lies. False
@@ -114,8 +137,7 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
     /// into the buffers.
     @discardableResult
     func replay(rotation: ScreenRotation, scale: Double, app: (width: Int, height: Int) = (480, 800),
-                writesAhead: Bool = true) throws -> Int {
-        let chain = MemoryChain(most: 2)
+                writesAhead: Bool = true, chain: MemoryChain = MemoryChain(most: 2)) throws -> Int {
         var presenter: SharedMemoryPresenter?
         let (width, height) = (Int(Double(app.width) * scale), Int(Double(app.height) * scale))
         let (panelWidth, panelHeight) = rotation.crosswise ? (height, width) : (width, height)
@@ -153,8 +175,19 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
             // As the app's session does: the rows ahead a turned buffer writes.
             scene.rowMargin = drawn.painter.rowMargin
             scene.update(model: model)
-            let painted = drawn.painter.draw(scene, since: previous)
+            var painted = drawn.painter.draw(scene, since: previous)
             drawn.painter.present(painted)
+            // As the live loop does: the driver refused memory and the presenter asked
+            // for less; the frame refused showed nothing, and is drawn again whole.
+            let notes = presenter?.takeNotes() ?? []
+            if !notes.isEmpty {
+                chain.notes += notes
+                drawn.painter.invalidate()
+                scene.rowMargin = drawn.painter.rowMargin
+                scene.update(model: model)
+                painted = drawn.painter.draw(scene, since: nil)
+                drawn.painter.present(painted)
+            }
             if painted == .ring { ringFrames += 1 }
             reference.painter.draw(scene)
             SDL_RenderFlush(reference.display.renderer)
@@ -185,7 +218,7 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         // The list went through the ring, shown from other rows as it scrolled.
         #expect(ringFrames > 100, "\(ringFrames) frames from the ring")
         // Turned 90° or 270°, the ring held rows beyond the window's edges.
-        #expect(drawn.painter.rowMargin > 0 || !rotation.crosswise || !writesAhead)
+        #expect(drawn.painter.rowMargin > 0 || !rotation.crosswise || !writesAhead || presenter?.room.step == .bare)
         return presenter?.ringPixelsWritten ?? 0
     }
 } }

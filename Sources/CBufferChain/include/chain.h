@@ -24,6 +24,7 @@ enum {
     ovs_chain_lost = -1,        // `pump` said the other side is gone
     ovs_chain_timed_out = -2,   // none came free within the time given
     ovs_chain_unmade = -3,      // `make` could not make a new one
+    ovs_chain_stalled = -4,     // a buffer queued longer than `stall_ms` was never shown
 };
 
 typedef struct ovs_chain_ops {
@@ -45,6 +46,11 @@ typedef struct ovs_chain_ops {
     // The other side takes one flip at a time (DRM): a buffer queued while another is
     // puts that one back to free, as its event will be taken for the new one's.
     int one_queued;
+    // A buffer queued this long (ms) and not yet shown is a flip that will never be: a
+    // wait that runs out then says `ovs_chain_stalled`, not "not yet" for ever (DRM: a
+    // driver that lost a flip). 0: never so (a compositor keeps a hidden window's
+    // buffers as long as it likes).
+    int stall_ms;
 } ovs_chain_ops;
 
 typedef struct {
@@ -54,6 +60,7 @@ typedef struct {
     unsigned char fresh[ovs_chain_most];    // never drawn, or its pixels no longer known
     int count;                              // buffers made
     int current;                            // the drawn one, -1 when none
+    double queued_ms;                       // when the last one was queued (`now_ms`)
 } ovs_chain;
 
 void ovs_chain_init(ovs_chain *c, const ovs_chain_ops *ops, void *owner);
@@ -65,8 +72,9 @@ void ovs_chain_clear(ovs_chain *c);
 
 // A buffer to draw into: the first free one, else a new one while there are fewer than
 // `most` (at most ovs_chain_most), else the first to come free within `timeout_ms`.
-// Its slot (now drawn and `current`), or ovs_chain_lost, _timed_out (after `silent`
-// was asked) or _unmade. A buffer drawn before and never committed is free again.
+// Its slot (now drawn and `current`), or ovs_chain_lost, _stalled, _timed_out (after
+// `silent` was asked) or _unmade (`make` left errno as it failed). A buffer drawn before
+// and never committed is free again.
 int ovs_chain_acquire(ovs_chain *c, const void *want, int most, int timeout_ms);
 // The drawn buffer taken back, to be committed or because the owner could not ready it:
 // free, none current. Its slot, or -1 when none was drawn.
@@ -93,10 +101,13 @@ void ovs_chain_forget(ovs_chain *c);
 
 // How many buffers are in `state`.
 int ovs_chain_count(const ovs_chain *c, ovs_chain_state state);
+// Whether a buffer has been queued for longer than `ops->stall_ms` (never where it is 0).
+int ovs_chain_is_stalled(const ovs_chain *c);
 
 // Waits at most `timeout_ms` until `until(arg)` says: 1 done, 0 not yet, -1 never (stop
 // now). Returns 1 when done, 0 when it stopped or the time ran out (and `silent` said
-// the other side is still there), -1 once it is gone.
+// the other side is still there), -1 once it is gone, ovs_chain_stalled when the time
+// ran out on a buffer queued longer than `stall_ms`.
 int ovs_chain_wait(ovs_chain *c, int (*until)(void *arg), void *arg, int timeout_ms);
 
 // CLOCK_MONOTONIC in milliseconds.

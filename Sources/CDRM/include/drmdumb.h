@@ -9,6 +9,8 @@
 // (Presenters/Shared/BufferChain.swift).
 
 enum { ovs_drm_most = 3 };
+// What ovs_drm_commit returns when the driver had no memory to show the buffer.
+enum { ovs_drm_no_room = -2 };
 
 typedef struct ovs_drm ovs_drm;
 
@@ -38,7 +40,7 @@ void ovs_drm_get_info(const ovs_drm *d, ovs_drm_info *info);
 // `width` x `height` from pixel (`x`, `y`) on are shown once committed (a ring of rows
 // is taller than the screen; a turned screen's ring of columns, wider). Waits at most `timeout_ms`
 // for a page flip to free one. NULL when none came free, the device is lost or the VT
-// is not ours (`ovs_drm_active`).
+// is not ours (`ovs_drm_active`), or the driver refused the memory (`ovs_drm_take_no_memory`).
 uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int columns, int rows, int x, int y, int most,
                           int timeout_ms, int *stride, int *index, int *fresh);
 // Window pixels in the rectangle differ in the acquired buffer from what is shown: sent as
@@ -49,7 +51,9 @@ void ovs_drm_damage(ovs_drm *d, int x, int y, int width, int height);
 // vmwgfx before 6.8.
 int ovs_drm_damage_clips_trusted(const char *driver, const char *release);
 // Shows the acquired buffer: the mode set on the first commit (and after the VT came
-// back), a page flip on vblank after. 0, or -1 once the device is lost.
+// back), a page flip on vblank after. 0, or -1 once the device is lost, or ovs_drm_no_room
+// when the driver had no memory to show it (ENOMEM: `ovs_drm_take_no_memory`; the frame
+// is not shown, and the device is not lost).
 int ovs_drm_commit(ovs_drm *d);
 // Waits for the last page flip's event at most `timeout_ms`: 1 when shown (or nothing
 // pending), 0 on time out, -1 once the device is lost.
@@ -63,6 +67,13 @@ int ovs_drm_active(const ovs_drm *d);
 // Whether the first mode set was refused (EACCES: another program became DRM master
 // after the open): nothing was ever shown, and the device counts as broken.
 int ovs_drm_refused(const ovs_drm *d);
+// Whether a page flip stayed pending past its limit while the screen was ours (then the
+// device counts as broken): the limit in ms, or 0.
+int ovs_drm_stalled(const ovs_drm *d);
+// Why the last acquire or commit was refused for want of memory (ENOMEM, ENOSPC), in the
+// driver's words with what was asked ("a page flip of a dumb buffer of 1984x800 (6348800
+// bytes): Cannot allocate memory (bochs-drm)"); NULL when it was not. Said once.
+const char *ovs_drm_take_no_memory(ovs_drm *d);
 // The VT switched away (drops DRM master) or back (takes it, sets the mode again on the
 // next commit, every buffer fresh). 0, or -1 with errno.
 int ovs_drm_release(ovs_drm *d);

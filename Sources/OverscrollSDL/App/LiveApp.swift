@@ -212,6 +212,17 @@ public final class LiveApp {
     private func watchBeforeFrame() -> Bool {
         var running = true
         if let lost = runWatch.lost { runWatch.lose(lost) }
+        if let why = session.display.cannotShow {
+            session.display.giveBackConsole()
+            runWatch.cannotShow(why)
+        }
+        // The presenter asked for less memory: the frame refused showed nothing.
+        let notes = session.display.takeNotes()
+        for note in notes { warn(note) }
+        if !notes.isEmpty {
+            session.painter.invalidate()
+            redrawUntil = MonotonicClock.now() + 0.5
+        }
         if session.display.connectionBroken {
             session.display.giveBackConsole()
             runWatch.lose(session.display.lossReason)

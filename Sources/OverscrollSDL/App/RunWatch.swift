@@ -22,6 +22,10 @@ import Glibc
 final class RunWatch: Sendable {
     /// EX_TEMPFAIL: not the program's fault, try again — what `Restart=` is for.
     static let displayLostStatus: Int32 = 75
+    /// EX_UNAVAILABLE: the screen cannot show a frame, and would not after a restart; the
+    /// kiosk's unit does not restart it at once (RestartPreventExitStatus=; its retry
+    /// timer tries every 30 s).
+    static let cannotShowStatus: Int32 = 69
     /// How long the loop gets to act on a stop or a loss itself.
     static let grace = 0.4
     /// How long the loop, once it is writing the report, gets to finish it after a stop:
@@ -102,6 +106,14 @@ final class RunWatch: Sendable {
     func lose(_ reason: String) -> Never {
         guard claim() else { while true { pause() } }
         finishRun(lostLine("lost the \(serverName) (\(reason))"), status: Self.displayLostStatus)
+    }
+
+    /// The screen cannot show a frame at all (`Presenter.cannotShow`): finish the run with
+    /// `why` and exit, not to be restarted; as `lose` for who does it.
+    func cannotShow(_ why: String) -> Never {
+        guard claim() else { while true { pause() } }
+        finishRun(lostLine("cannot show a frame (\(why))"), status: Self.cannotShowStatus,
+                  then: "(not restarted in 2 s: the same driver would refuse again)")
     }
 
     /// The loop ended and is about to write the report itself. If this thread has claimed
@@ -233,9 +245,9 @@ final class RunWatch: Sendable {
         return line
     }
 
-    private func finishRun(_ line: String, status: Int32) -> Never {
+    private func finishRun(_ line: String, status: Int32, then: String = "so the service manager can restart it") -> Never {
         metrics?.finish()
-        log("\(line); exiting \(status) so the service manager can restart it")
+        log("\(line); exiting \(status) \(then)")
         _exit(status)
     }
 }

@@ -222,6 +222,12 @@ public final class Display {
     /// What went with the display, for the lost-display line.
     var lossReason: String { presenter.lossReason }
 
+    /// Why no frame can be shown at all (`Presenter.cannotShow`).
+    var cannotShow: String? { presenter.cannotShow }
+
+    /// The presenter's lines for the journal since the last call (`Presenter.takeNotes`).
+    func takeNotes() -> [String] { presenter.takeNotes() }
+
     /// Answers the VT's switches asked between frames (`Presenter.serviceTerminal`); true
     /// when the whole frame is to be drawn again.
     func serviceTerminal() -> Bool { presenter.serviceTerminal() }

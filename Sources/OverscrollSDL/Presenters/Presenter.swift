@@ -49,6 +49,14 @@ protocol Presenter: AnyObject {
     func beginTurned(_ rotation: ScreenRotation) -> Bool
     /// What went with the display when `displayLost`, for the lost-display line.
     var lossReason: String { get }
+    /// Why no frame can be shown at all (the driver refused even the least memory the
+    /// buffers ask for): the run ends with this line, and a restart would meet the same
+    /// refusal; nil while frames can be shown.
+    var cannotShow: String? { get }
+    /// Lines for the journal about what the presenter changed of itself since the last
+    /// call (asked for less memory, `SharedMemoryPresenter`); after one, the whole frame
+    /// is drawn again, the one refused having shown nothing.
+    func takeNotes() -> [String]
     /// The screen's refresh period where the presenter knows it better than SDL (a DRM
     /// mode it set itself); nil: SDL's display mode says.
     var refreshPeriod: Double? { get }
@@ -75,6 +83,8 @@ protocol Presenter: AnyObject {
 extension Presenter {
     var displayLost: Bool { false }
     var lossReason: String { "connection closed" }
+    var cannotShow: String? { nil }
+    func takeNotes() -> [String] { [] }
     var refreshPeriod: Double? { nil }
     func serviceTerminal() -> Bool { false }
     var terminalIsOurs: Bool { true }

@@ -49,6 +49,8 @@ final class ConsolePresenter: Presenter {
     /// A present that failed, or (at rest, when nothing presents) the device asked.
     var displayLost: Bool { shared.displayLost || chain.broken }
     var lossReason: String { chain.lossReason }
+    var cannotShow: String? { shared.cannotShow }
+    func takeNotes() -> [String] { shared.takeNotes() }
     var refreshPeriod: Double? { chain.refreshPeriod }
     func serviceTerminal() -> Bool {
         guard chain.serviceTerminal() else { return false }

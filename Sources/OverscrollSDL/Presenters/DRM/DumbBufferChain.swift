@@ -49,7 +49,13 @@ final class DumbBufferChain: ConsoleChain {
         ovs_drm_damage(device.handle, x, y, width, height)
     }
 
+    /// False also when the driver had no memory to show the buffer (`takeMemoryRefusal`).
     func commit() -> Bool { !device.closed && ovs_drm_commit(device.handle) == 0 }
+
+    func takeMemoryRefusal() -> String? {
+        guard !device.closed, let words = ovs_drm_take_no_memory(device.handle) else { return nil }
+        return String(cString: words)
+    }
 
     var scanoutSequence: Int { device.closed ? 0 : ovs_drm_commit_sequence(device.handle) }
 
@@ -105,6 +111,9 @@ final class DumbBufferChain: ConsoleChain {
     var refreshPeriod: Double? { device.refreshPeriod }
     var description: String { device.description }
     var lossReason: String {
+        if !device.closed, case let ms = ovs_drm_stalled(device.handle), ms > 0 {
+            return ChainStall.line(limitMs: Int(ms), driver: device.driver)
+        }
         guard !device.closed, ovs_drm_refused(device.handle) != 0 else { return "the DRM device is gone" }
         return "the screen was never ours: another program became the DRM master of \(device.path) and refused the mode set (EACCES); "
             + "stop it (a compositor, an X server, another kiosk) or run this one under it"

@@ -27,8 +27,13 @@ protocol BufferChain: AnyObject {
     var showsFromAnyPixel: Bool { get }
     /// Window pixels in `rect` differ in the acquired buffer from what is shown now.
     func damage(x: Int32, y: Int32, width: Int32, height: Int32)
-    /// Shows the acquired buffer. False once the chain broke.
+    /// Shows the acquired buffer. False once the chain broke, or when the driver had no
+    /// memory to show it (`takeMemoryRefusal`): that frame is not shown.
     func commit() -> Bool
+    /// Why the last `acquire` or `commit` failed for want of memory (a driver whose video
+    /// memory is full: ENOMEM), in the driver's words with what was asked; said once, nil
+    /// when it did not. The chain is not broken: asked for less, it may show.
+    func takeMemoryRefusal() -> String?
     /// The display is gone (the compositor hung up, the DRM device was removed): nothing
     /// will be shown again, and the run ends as for a lost display.
     var broken: Bool { get }
@@ -42,6 +47,7 @@ protocol BufferChain: AnyObject {
 }
 
 extension BufferChain {
+    func takeMemoryRefusal() -> String? { nil }
     var scanoutSequence: Int { 0 }
     func lastShown(waitingMs: Int32) -> Presentation? { nil }
     var scanoutClock: String? { nil }
@@ -74,5 +80,14 @@ struct BufferShape: Equatable {
 
     init(columns: Int32, rows: Int32, width: Int32, height: Int32, x: Int32, y: Int32) {
         (self.columns, self.rows, self.width, self.height, self.x, self.y) = (columns, rows, width, height, x, y)
+    }
+}
+
+/// What a chain says when a buffer it queued was never shown (CBufferChain's
+/// `ovs_chain_stalled`: a DRM driver that kept a page flip pending): the run ends with it,
+/// rather than skipping every frame for ever, silently.
+enum ChainStall {
+    static func line(limitMs: Int, driver: String) -> String {
+        "a page flip pending for more than \(limitMs / 1000) s: the driver (\(driver)) never completed it; nothing was shown since"
     }
 }

@@ -58,7 +58,14 @@ final class SharedMemoryPresenter: Presenter {
     private var changed: [SDL_Rect] = []
     /// The chain broke at a wait, an acquire or a commit.
     private var lost = false
-    var displayLost: Bool { lost }
+    var displayLost: Bool { lost || cannotShow != nil }
+    /// How much the list's ring asks of the buffers (`RingRoom`): less once the driver
+    /// refused memory for them.
+    private(set) var room = RingRoom()
+    /// Lines for the journal since `takeNotes`: the ring asked for less.
+    private var notes: [String] = []
+    /// The driver refused even the least memory this asks for: nothing can be shown.
+    private(set) var cannotShow: String?
     var scanoutSequence: Int { chain.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { chain.lastShown(waitingMs: waitingMs) }
     /// The list's ring, where the painter keeps the list in one, and what its buffers
@@ -200,20 +207,16 @@ final class SharedMemoryPresenter: Presenter {
     /// turned 90° or 270°, a buffer takes 16 rows at a time (`TurnStrip`), and a band at
     /// the window's edge gets its rows beyond it from these, what they show once scrolled
     /// in. Two bands: a scroll of up to 16 rows a frame writes no band twice.
-    var ringAhead: Int32 { rotation.crosswise && writesAhead ? 2 * Int32(TurnStrip.rows) : 0 }
+    var ringAhead: Int32 { room.layout(height: surface.pointee.h, bands: rotation.crosswise, ahead: writesAhead).ahead }
     /// Whether a turned screen's ring holds rows ahead (`ringAhead`): a test compares.
     var writesAhead = true
 
     /// What the chain's buffers hold of `ring`. Turned 90° or 270°, the ring's rows are
     /// the memory's columns: as many as make whole bands of the strip (`TurnStrip`), so
     /// each band is a cache line of each memory row where the driver's pitch allows.
+    /// Their rows ahead and spare rows are the ladder's (`room`).
     private func makeRingBuffers(_ ring: ChainListRing) -> RingBuffers {
-        var extra: Int32?
-        let ahead = ringAhead
-        if rotation.crosswise {
-            let n = Int32(TurnStrip.rows), lines = ring.height + 2 * ahead, rows = lines + max(1, ring.height / 2)
-            extra = (rows + n - 1) / n * n - lines
-        }
+        let (ahead, extra) = room.layout(height: ring.height, bands: rotation.crosswise, ahead: writesAhead)
         return RingBuffers(width: ring.width, height: ring.height, buffers: chain.most, extra: extra, ahead: ahead)
     }
 
@@ -265,7 +268,7 @@ final class SharedMemoryPresenter: Presenter {
         buffer.finish()
         stale[got.index].removeAll(keepingCapacity: true)
         for rect in changed { damage(rect, width: width, height: height) }
-        if !chain.commit() { lost = true }
+        commit(shape)
     }
 
     /// A frame with the list in `ring`, shown through buffers that hold the ring from
@@ -276,7 +279,8 @@ final class SharedMemoryPresenter: Presenter {
             written.removeAll(keepingCapacity: true)
             ringFrameNow = false
         }
-        if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height || ringBuffers?.ahead != ringAhead {
+        if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height || ringBuffers?.ahead != ringAhead
+            || ringBuffers?.rows != room.rows(height: ring.height, bands: rotation.crosswise, ahead: writesAhead) {
             ringBuffers = makeRingBuffers(ring)
         }
         guard var buffers = ringBuffers else { return }
@@ -296,7 +300,7 @@ final class SharedMemoryPresenter: Presenter {
                                           written: written, lines: lines, surface: source) { rect in
             damage(rect, width: width, height: height)
         }
-        if !chain.commit() { lost = true }
+        commit(shape)
     }
 
     /// Once the frame before is on screen, a buffer nobody reads; nil when none came
@@ -316,9 +320,45 @@ final class SharedMemoryPresenter: Presenter {
             return nil
         }
         guard let got = chain.acquire(shape, most: most, timeoutMs: 100) else {
-            if chain.broken { lost = true }
+            if chain.broken {
+                lost = true
+            } else if let words = chain.takeMemoryRefusal() {
+                refused(words, shape: shape)
+            }
             return nil
         }
         return got
+    }
+
+    /// Shows the buffer acquired as `shape`; a chain that broke is the display lost.
+    private func commit(_ shape: BufferShape) {
+        guard !chain.commit() else { return }
+        if let words = chain.takeMemoryRefusal() { refused(words, shape: shape) } else { lost = true }
+    }
+
+    /// The driver had no memory for buffers of `shape` (`words`, its own; the frame was not
+    /// shown): the list's ring asks for less (`RingRoom`), said once a step (`takeNotes`),
+    /// and the next frame is drawn whole at the new size. Where the least is asked
+    /// already, nothing can be shown (`cannotShow`).
+    private func refused(_ words: String, shape: BufferShape) {
+        let asked = RingRoom.describe(shape), bands = rotation.crosswise
+        guard let ring, let lower = room.lower(height: ring.height, bands: bands, ahead: writesAhead) else {
+            cannotShow = "the driver has no memory for the screen's buffers, \(asked) each the least asked for: \(words)"
+            return
+        }
+        let before = room.describe(height: ring.height, bands: bands, ahead: writesAhead)
+        room = lower
+        let rows = room.rows(height: ring.height, bands: bands, ahead: writesAhead)
+        let taken = RingRoom.describe(rotation.buffer(width: ring.width, height: ring.height, rows: rows, offset: 0))
+        let now = room.describe(height: ring.height, bands: bands, ahead: writesAhead)
+        notes.append("\(words); the list's ring asks for less: buffers of \(taken) (\(now)) instead of \(asked) (\(before))")
+        screenLost()
+    }
+
+    /// Lines for the journal since the last call: after one, the frame is drawn whole
+    /// again (the one refused showed nothing).
+    func takeNotes() -> [String] {
+        defer { notes.removeAll() }
+        return notes
     }
 }
