@@ -128,7 +128,7 @@ extension SDLSuite { @Suite struct FBDevPresenterTests {
             let copiedBefore = chain.copied
             let painted = drawn.painter.draw(scene, since: previous)
             drawn.painter.present(painted)
-            if painted == .ring { ringFrames += 1 }
+            if painted.kind == .ring { ringFrames += 1 }
             if previous == scene { restingCopies += chain.copied - copiedBefore }
             reference.painter.draw(scene)
             SDL_RenderFlush(reference.display.renderer)
@@ -137,7 +137,7 @@ extension SDLSuite { @Suite struct FBDevPresenterTests {
             let stride = Int(whole.pointee.pitch) / 4
             for y in 0..<height {
                 for x in 0..<width where screen[y * width + x] & 0xFF_FFFF != pixels[y * stride + x] & 0xFF_FFFF {
-                    wrong = "frame \(played.frame) at \(played.time) s (\(painted)): pixel (\(x), \(y)) is "
+                    wrong = "frame \(played.frame) at \(played.time) s (\(painted.kind)): pixel (\(x), \(y)) is "
                         + "\(String(screen[y * width + x] & 0xFF_FFFF, radix: 16)), drawn whole \(String(pixels[y * stride + x] & 0xFF_FFFF, radix: 16))"
                     return false
                 }

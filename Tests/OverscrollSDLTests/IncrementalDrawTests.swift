@@ -80,11 +80,11 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
             headless.painter.draw(scene)
             let whole = headless.readPixels()
             let wrong = firstDifference(partial, whole)
-            #expect(wrong == nil, "frame \(played.frame) at \(played.time) s (\(painted)): pixel \(wrong!) differs from a whole draw")
+            #expect(wrong == nil, "frame \(played.frame) at \(played.time) s (\(painted.kind)): pixel \(wrong!) differs from a whole draw")
             if wrong != nil { return false }
             counts.frames += 1
-            if painted == .rects { counts.partial += 1 }
-            if painted == .nothing { counts.nothing += 1 }
+            if painted.kind == .rects { counts.partial += 1 }
+            if painted.kind == .nothing { counts.nothing += 1 }
             shown = whole
             previous = scene
             return true
@@ -105,10 +105,10 @@ extension SDLSuite { @Suite struct IncrementalDrawTests {
 
     /// A pixel that differs between `before` and `after` outside what `painted` presented.
     private func changedOutside(_ painted: Painter.Painted, _ damage: [SDL_Rect], before: Image, after: Image) -> (x: Int, y: Int)? {
-        if painted == .whole { return nil }
+        if painted.kind == .whole { return nil }
         for y in 0..<after.height where !sameRow(before, after, y) {
             for x in 0..<after.width where before.pixels[y * after.width + x] != after.pixels[y * after.width + x] {
-                let inside = painted == .rects && damage.contains { x >= $0.x && x < $0.x + $0.w && y >= $0.y && y < $0.y + $0.h }
+                let inside = painted.kind == .rects && damage.contains { x >= $0.x && x < $0.x + $0.w && y >= $0.y && y < $0.y + $0.h }
                 if !inside { return (x, y) }
             }
         }

@@ -80,12 +80,14 @@ extension SDLSuite { @Suite struct ListRingTests {
             wayland = Wayland(buffers: buffers, memory: memory, filled: [false, false])
         }
 
-        func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>], lines: any RingLines) {
-            guard wayland != nil else { return show(rows, first: first) }
-            wayland!.first = first
-            wayland!.written = written
-            wayland!.lines = lines
-            wayland!.ringFrame = true
+        /// The ring's part of the frame's value (`RingFrame`), as a presenter takes it.
+        func take(_ frame: RingFrame?) {
+            guard let frame else { return }
+            guard wayland != nil else { return frame.drawn ? show(frame.rows, first: frame.first) : () }
+            wayland!.first = frame.first
+            wayland!.written = frame.written
+            wayland!.lines = frame.lines
+            wayland!.ringFrame = frame.drawn
         }
 
         func show(_ rows: Range<Int32>, first: Int32) {
@@ -277,14 +279,15 @@ extension SDLSuite { @Suite struct ListRingTests {
             let firstBefore = drawn.painter.ringFirst
             let painted = drawn.painter.draw(scene, since: previous)
             screen.rowsShown = 0
+            screen.take(painted.ring)
             drawn.painter.present(painted)
             SDL_RenderFlush(drawn.display.renderer)
-            switch painted {
+            switch painted.kind {
             case .nothing: break
             case .rects, .ring: screen.take(surface, drawn.painter.damage)
             case .whole: screen.take(surface, nil)
             }
-            if painted == .ring {
+            if painted.kind == .ring {
                 result.ringFrames += 1
                 if drawn.painter.ringFirst != firstBefore {
                     result.movedFrames += 1
@@ -295,7 +298,7 @@ extension SDLSuite { @Suite struct ListRingTests {
             reference.painter.draw(scene)
             SDL_RenderFlush(reference.display.renderer)
             if let wrong = firstDifference(screen.pixels, whole, width: w, height: h) {
-                result.wrong = "frame \(played.frame) at \(played.time) s (\(painted)): pixel (\(wrong.x), \(wrong.y)) is \(wrong.shown), drawn whole \(wrong.whole)"
+                result.wrong = "frame \(played.frame) at \(played.time) s (\(painted.kind)): pixel (\(wrong.x), \(wrong.y)) is \(wrong.shown), drawn whole \(wrong.whole)"
                 return false
             }
             result.frames += 1

@@ -95,7 +95,7 @@ extension SDLSuite { @Suite struct RefusedBufferMemoryTests {
         // Frame after frame with something to show (the whole window changed).
         var frames = 1
         while !console.displayLost, frames < 1000 {
-            console.present(nil)
+            console.present(PresentedFrame(kind: .whole, damage: nil))
             frames += 1
         }
         #expect(console.displayLost, "\(frames) frames, clock \(chain.clock), buffers \(chain.madeCount)")

@@ -47,13 +47,13 @@ extension SDLSuite {
             }
             // Both buffers shown whole, then each brought up to date (nothing stale).
             fill(0x111111)
-            for rects in [nil, nil, [SDL_Rect(x: 0, y: 0, w: 1, h: 1)], [SDL_Rect(x: 0, y: 0, w: 1, h: 1)]] { presenter.present(rects) }
+            for rects in [nil, nil, [SDL_Rect(x: 0, y: 0, w: 1, h: 1)], [SDL_Rect(x: 0, y: 0, w: 1, h: 1)]] { presenter.present(PresentedFrame(kind: .rects, damage: rects)) }
             // Another program drew over them (the record does not know).
             for i in chain.buffers.indices { for p in chain.buffers[i].indices { chain.buffers[i][p] = 0xdead } }
             fill(0x222222)
             presenter.screenLost()
             let shownIndex = chain.next
-            presenter.present([SDL_Rect(x: 0, y: 0, w: 1, h: 1)])
+            presenter.present(PresentedFrame(kind: .rects, damage: [SDL_Rect(x: 0, y: 0, w: 1, h: 1)]))
             #expect(chain.buffers[shownIndex].allSatisfy { $0 == 0x222222 })
         }
 
@@ -65,11 +65,11 @@ extension SDLSuite {
                                                                reason: "test", bufferName: "a buffer", why: &why))
             let pixels = presenter.surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
             for i in 0..<(16 * 8) { pixels[i] = 0x111111 }
-            for rects in [nil, nil, [SDL_Rect(x: 0, y: 0, w: 1, h: 1)], [SDL_Rect(x: 0, y: 0, w: 1, h: 1)]] { presenter.present(rects) }
+            for rects in [nil, nil, [SDL_Rect(x: 0, y: 0, w: 1, h: 1)], [SDL_Rect(x: 0, y: 0, w: 1, h: 1)]] { presenter.present(PresentedFrame(kind: .rects, damage: rects)) }
             for i in chain.buffers.indices { for p in chain.buffers[i].indices { chain.buffers[i][p] = 0xdead } }
             for i in 0..<(16 * 8) { pixels[i] = 0x222222 }
             let shownIndex = chain.next
-            presenter.present([SDL_Rect(x: 0, y: 0, w: 1, h: 1)])
+            presenter.present(PresentedFrame(kind: .rects, damage: [SDL_Rect(x: 0, y: 0, w: 1, h: 1)]))
             #expect(chain.buffers[shownIndex][0] == 0x222222)
             #expect(chain.buffers[shownIndex].filter { $0 == 0xdead }.count == 16 * 8 - 1)
         }

@@ -188,7 +188,7 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
                 painted = drawn.painter.draw(scene, since: nil)
                 drawn.painter.present(painted)
             }
-            if painted == .ring { ringFrames += 1 }
+            if painted.kind == .ring { ringFrames += 1 }
             reference.painter.draw(scene)
             SDL_RenderFlush(reference.display.renderer)
             let pixels = UnsafePointer(whole.pointee.pixels.assumingMemoryBound(to: UInt32.self))
@@ -197,7 +197,7 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
                     let line = first + y * stride, turned = y * panelWidth
                     for x in 0..<panelWidth where screen[line + x] & 0xFF_FFFF != pixels[unturned[turned + x]] & 0xFF_FFFF {
                         let at = Self.unturned(x: x, y: y, width: width, height: height, rotation)
-                        wrong = "frame \(played.frame) at \(played.time) s (\(painted)): panel pixel (\(x), \(y)) is "
+                        wrong = "frame \(played.frame) at \(played.time) s (\(painted.kind)): panel pixel (\(x), \(y)) is "
                             + "\(String(screen[line + x] & 0xFF_FFFF, radix: 16)), drawn whole "
                             + "\(String(pixels[unturned[turned + x]] & 0xFF_FFFF, radix: 16)) at (\(at.x), \(at.y))"
                         return

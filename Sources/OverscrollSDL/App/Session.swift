@@ -17,7 +17,7 @@ final class Session {
     private var refreshingOn: (any RefreshSource)?
     /// What the last frame drew: live, a frame that drew nothing (a wake-up with nothing
     /// to show, a finger landing or held still) is not a frame to count.
-    private(set) var lastPainted = Painter.Painted.whole
+    private(set) var lastPainted = PaintedFrame.whole
     private(set) var model: OverscrollModel
     /// What the last frame of the model asked of the world (`OverscrollModel.frame`): the
     /// one value the sound, the log, the refresh work, the metrics and the trace read.
@@ -102,7 +102,7 @@ final class Session {
         settings.refreshSource.start(effects, inbox: inbox)
         let updateDone = MonotonicClock.now()
         let painted = render()
-        lastPainted = painted
+        lastPainted = painted.kind
         // The banner as drawn (its lines measured): the list makes that much room for it.
         if model.banner != nil, let room = painter.bannerRoom { model.setBannerRoom(room, at: time) }
         let renderDone = MonotonicClock.now()

@@ -3,8 +3,9 @@ import OverscrollKit
 
 /// One way of putting a frame on screen. The painter lays the scene out in pixels
 /// (`FrameLayout`), works out what changed since the picture on screen (`SceneDamage`),
-/// and hands both to the backend that draws this frame; the backend draws, says what to
-/// present, and keeps `contents` saying what the window then holds.
+/// and hands both to the backend that draws this frame; the backend draws, says what it
+/// drew, and keeps `contents` saying what the window then holds. The painter, not the
+/// backend, hands the frame on (`PresentedFrame`).
 ///
 /// Two: `RendererBackend` (SDL_Renderer: a GPU, a rotated screen, and what only the
 /// renderer draws on the CPU path) and `SurfaceBackend` (the CPU path, straight into the
@@ -23,8 +24,6 @@ protocol DrawingBackend: AnyObject {
     /// (empty on entry) and what the window holds afterwards in `contents`.
     func draw(_ frame: FrameLayout, previous: FrameLayout?, change: SceneDamage,
               contents: inout WindowContents, damage: inout [SDL_Rect]) -> PaintedFrame
-    /// Shows what `draw` returned.
-    func present(_ painted: PaintedFrame, damage: [SDL_Rect], contents: inout WindowContents)
 }
 
 /// What a frame drew, and so what to present.

@@ -4,7 +4,12 @@ import CSDL
 /// scroll moves which ring row the window's top shows instead of moving the pixels, so a
 /// scrolling frame writes only the rows it brings into view (`ListLines.writeRing`). The
 /// overlays are not in it: they are drawn in the window surface over the list written
-/// again under them, and only their rectangles are taken from there.
+/// again under them, and only their rectangles are taken from there. What a frame did to
+/// the ring goes to the presenter in the present's value (`RingFrame`): a ring with
+/// pixels (X11's) puts the rows that changed from them; a ring kept as lines
+/// (`ChainListRing`) has its presenter write the rows its buffers lack from the lines.
+/// Nothing reaches the display before that present, which waits, where it must, until
+/// the display has read the ring: only then may rows it shows be written again.
 ///
 /// Why: on the CPU path a scrolling frame rewrote most of the window's pixels (the text of
 /// every row moved) only for the display server to copy them again; the server copies the
@@ -22,14 +27,6 @@ protocol ListRing: AnyObject {
     /// scroll in with those on screen, once, instead of the block again each frame. 0 for
     /// the window's rows only.
     var ahead: Int32 { get }
-    /// Queues showing window rows `rows` from the ring, window row y showing ring row
-    /// (first + y) mod height; told also which window rows' ring rows this frame wrote
-    /// (`written`, bands in order) and what each ring row shows (`lines`). A ring with
-    /// pixels (X11's) copies `rows` out of them; a ring kept as lines (`ChainListRing`)
-    /// needs only `written` and `lines`. Nothing reaches the display before the
-    /// presenter's next present, which waits, where it must, until the display has read
-    /// the ring: only then may rows it shows be written again.
-    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>], lines: any RingLines)
 }
 
 extension ListRing {

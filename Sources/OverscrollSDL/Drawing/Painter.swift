@@ -10,7 +10,7 @@ import OverscrollKit
 /// and the display keeps its pixels, only their rectangles are repainted — the list under
 /// them, then the overlays, clipped — and only those reach the screen.
 public final class Painter {
-    public typealias Painted = PaintedFrame
+    public typealias Painted = PresentedFrame
 
     private let display: Display
     public let text: TextCache
@@ -29,8 +29,6 @@ public final class Painter {
     /// How the screen is turned (`--rotate`): a turned frame is drawn whole at the app's
     /// size and turned by the presenter (`Display.beginTurned`).
     var rotation = ScreenRotation.none
-    /// The backend that drew the last frame: it presents it.
-    private var drawnBy: (any DrawingBackend)?
 
     /// The surface backend's ring (`ListRing`); a test puts its own here.
     var ring: (any ListRing)? {
@@ -84,19 +82,19 @@ public final class Painter {
     }
 
     /// Draws what differs from `previous`, the scene drawn last frame (nil: everything).
-    /// Returns what to present (`present`).
+    /// Returns what to present (`present`): the frame's one value for the presenter.
     public func draw(_ scene: Scene, since previous: Scene?) -> Painted {
         if rotation != .none, display.beginTurned(rotation) {
             // Turned onto the screen as a whole: always the whole picture, by the renderer.
             drawIntoTarget(scene)
             display.finishTurned(rotation)
-            return .whole
+            return presented(.whole)
         }
-        if let surface, surface.takesFrame(&contents) { return paint(scene, since: previous, by: surface) }
-        return paint(scene, since: previous, by: renderer)
+        if let surface, surface.takesFrame(&contents) { return presented(paint(scene, since: previous, by: surface)) }
+        return presented(paint(scene, since: previous, by: renderer))
     }
 
-    private func paint(_ scene: Scene, since previous: Scene?, by backend: any DrawingBackend) -> Painted {
+    private func paint(_ scene: Scene, since previous: Scene?, by backend: any DrawingBackend) -> PaintedFrame {
         frame.update(scene, scale: scale) { bannerLines.wrap($0, width: $1, scale: $2) }
         var change = contents == .unknown || !display.keepsPixels ? .full : scene.damage(since: previous, pixelScale: scale)
         if change != .none, !backend.canAmend(contents) { change = .full }
@@ -115,12 +113,20 @@ public final class Painter {
                 before = previousFrame
             }
         }
-        drawnBy = backend
         return backend.draw(frame, previous: before, change: change, contents: &contents, damage: &damage)
     }
 
-    /// Shows what `draw` returned: only the damaged rectangles where the display allows.
+    /// The frame's value for the presenter: what was drawn, its rectangles (`damage`; all
+    /// of it for `.whole`), and the list's ring, where there is one, as this frame left it.
+    private func presented(_ kind: PaintedFrame) -> Painted {
+        PresentedFrame(kind: kind, damage: kind == .whole ? nil : damage, ring: surface?.ringFrame(drawn: kind == .ring))
+    }
+
+    /// Shows what `draw` returned (`Display.present`): only what changed where the display
+    /// allows. The value is not kept: its arrays are written again in place next frame.
     public func present(_ painted: Painted) {
-        (drawnBy ?? renderer).present(painted, damage: damage, contents: &contents)
+        display.present(painted)
+        // The ring's frame is on its way: the next frame may show the ring from another row.
+        if painted.kind == .ring { contents = .ring(presented: true) }
     }
 }

@@ -60,13 +60,6 @@ final class RendererBackend: DrawingBackend {
         }
     }
 
-    func present(_ painted: PaintedFrame, damage: [SDL_Rect], contents: inout WindowContents) {
-        switch painted {
-        case .nothing, .rects, .ring: display.present(damage)     // flushes; an empty list shows nothing
-        case .whole: display.present(nil)
-        }
-    }
-
     // MARK: The list
 
     /// Looks up (composing if new) the images of the frame's rows before any drawing:

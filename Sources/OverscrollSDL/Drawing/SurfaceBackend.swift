@@ -102,20 +102,12 @@ final class SurfaceBackend: DrawingBackend, RingLines {
         }
     }
 
-    func present(_ painted: PaintedFrame, damage: [SDL_Rect], contents: inout WindowContents) {
-        switch painted {
-        case .nothing, .rects: display.present(damage)       // flushes; an empty list shows nothing
-        case .whole: display.present(nil)
-        case .ring:
-            guard let ring else { return display.present(nil) }
-            // Mapped first: what is put on a window not yet shown is lost.
-            display.reveal()
-            ring.show(ringRows, first: lines.ringFirst, written: lines.ringRowsWritten, lines: self)
-            // Sends the ring's frame with the overlays' rectangles, and waits, where the
-            // display must read the ring before it is written again (`Presenter.present`).
-            display.present(damage)
-            contents = .ring(presented: true)
-        }
+    /// The ring as this frame leaves it, for the present's value (`RingFrame`): `drawn`,
+    /// the list was drawn into it this frame; nil without a ring.
+    func ringFrame(drawn: Bool) -> RingFrame? {
+        guard ring != nil else { return nil }
+        return RingFrame(drawn: drawn, rows: drawn ? ringRows : 0..<0, first: lines.ringFirst,
+                         written: drawn ? lines.ringRowsWritten : [], lines: self)
     }
 
     /// The whole frame: the list's pixel rows that changed, what last frame's overlays

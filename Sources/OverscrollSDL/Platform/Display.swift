@@ -204,11 +204,12 @@ public final class Display {
     /// frame repaints only what changed.
     public var keepsPixels: Bool { presenter.keepsPixels }
 
-    /// Shows what was drawn: `rects` (pixels; nil for the whole window) changed; where
-    /// the presenter can, only those reach the display.
-    public func present(_ rects: [SDL_Rect]?) {
+    /// Shows what was drawn: the frame's value (`PresentedFrame`: its damage, its ring's
+    /// frame) goes to the presenter as it is; where it can, only what changed reaches the
+    /// display.
+    func present(_ frame: PresentedFrame) {
         reveal()
-        presenter.present(rects)
+        presenter.present(frame)
     }
 
     /// The pixels where the CPU path draws this frame (as large as the window now); nil

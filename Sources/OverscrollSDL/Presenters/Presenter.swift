@@ -26,9 +26,9 @@ protocol Presenter: AnyObject {
     /// The pixels this frame is drawn into where the CPU draws them, as large as the
     /// screen now; nil where there are none (the GPU) or they are not 32-bit.
     func canvas() -> WindowCanvas?
-    /// Shows what was drawn: `rects` (pixels) changed since the last present; nil, all of
-    /// it. Where it can, only those reach the screen.
-    func present(_ rects: [SDL_Rect]?)
+    /// Shows what was drawn: the frame's damage (pixels; nil, all of it) and the list's
+    /// ring's frame, if any (`PresentedFrame`). Where it can, only those reach the screen.
+    func present(_ frame: PresentedFrame)
     /// The frame's size in pixels.
     var sizeInPixels: (width: Int, height: Int) { get }
     /// A ring for the list (`ListRing`) as large as the canvas, where this presenter can

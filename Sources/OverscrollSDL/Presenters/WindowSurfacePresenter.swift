@@ -25,8 +25,11 @@ final class WindowSurfacePresenter: DrawsWithOwnRenderer {
 
     func canvas() -> WindowCanvas? { WindowCanvas(window: window) }
 
-    func present(_ rects: [SDL_Rect]?) {
+    func present(_ frame: PresentedFrame) {
         SDL_RenderFlush(renderer)
+        // The ring's rows are put before the surface's rectangles (the overlays over them).
+        if let ringFrame = frame.ring, ringFrame.drawn { ring?.put(ringFrame.rows, first: ringFrame.first) }
+        let rects = frame.damage
         if let rects, !rects.isEmpty {
             SDL_UpdateWindowSurfaceRects(window, rects, Int32(rects.count))
         } else if rects == nil {

@@ -40,7 +40,7 @@ final class ConsolePresenter: Presenter {
     var renderer: OpaquePointer { shared.renderer }
     var keepsPixels: Bool { shared.keepsPixels }
     func canvas() -> WindowCanvas? { shared.canvas() }
-    func present(_ rects: [SDL_Rect]?) { shared.present(rects) }
+    func present(_ frame: PresentedFrame) { shared.present(frame) }
     var sizeInPixels: (width: Int, height: Int) { shared.sizeInPixels }
     func makeListRing(note: inout String) -> (any ListRing)? { shared.makeListRing(note: &note) }
     var turned: TurnedTarget { shared.turned }

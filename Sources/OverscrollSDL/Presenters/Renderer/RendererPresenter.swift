@@ -18,7 +18,7 @@ final class RendererPresenter: DrawsWithOwnRenderer {
     /// The GPU draws: no pixels of the CPU's.
     func canvas() -> WindowCanvas? { nil }
 
-    func present(_ rects: [SDL_Rect]?) { SDL_RenderPresent(renderer) }
+    func present(_ frame: PresentedFrame) { SDL_RenderPresent(renderer) }
 
     func makeListRing(note: inout String) -> (any ListRing)? {
         note = ""

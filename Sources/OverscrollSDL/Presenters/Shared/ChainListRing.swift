@@ -6,8 +6,8 @@ import CSDL
 /// scroll moves which row a buffer starts from and writes into it only the rows that
 /// differ, as the X server copies only those from X11's ring. Pixels of the ring of its
 /// own as well would be a window's worth of memory more (3.5 MiB at 720x1280) for rows
-/// the buffers hold anyway. Nothing is queued: the presenter's present shows the ring's
-/// frame with the overlays.
+/// the buffers hold anyway. The ring's frames reach the presenter in the present's value
+/// (`RingFrame`), with the overlays.
 final class ChainListRing: ListRing {
     let bounds: SDL_Rect
     var canvas: WindowCanvas? { nil }
@@ -25,11 +25,5 @@ final class ChainListRing: ListRing {
         bounds = SDL_Rect(x: 0, y: 0, w: width, h: height)
         self.presenter = presenter
         presenter.attach(self)
-    }
-
-    /// The frame's `first` row and the rows it wrote, for the presenter's next present;
-    /// `rows` are for a ring with pixels, which this one is not.
-    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>], lines: any RingLines) {
-        presenter?.ringFrame(first: first, written: written, lines: lines)
     }
 }

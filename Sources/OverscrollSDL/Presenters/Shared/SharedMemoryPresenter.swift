@@ -69,15 +69,10 @@ final class SharedMemoryPresenter: Presenter {
     var scanoutSequence: Int { chain.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { chain.lastShown(waitingMs: waitingMs) }
     /// The list's ring, where the painter keeps the list in one, and what its buffers
-    /// hold (`RingBuffers`). Its frames say which ring row the window's top shows
-    /// (`first`), which window rows' ring rows they wrote (`written`, this frame's), and
-    /// what each ring row shows (`lines`, the painter's).
+    /// hold (`RingBuffers`). Its frames come in the present's value (`RingFrame`): which
+    /// ring row the window's top shows, which lines this frame wrote, what each shows.
     private weak var ring: ChainListRing?
     private var ringBuffers: RingBuffers?
-    private var first: Int32 = 0
-    private var written: [Range<Int32>] = []
-    private weak var lines: (any RingLines)?
-    private var ringFrameNow = false
     /// Where a buffer turned 90° or 270° gathers its rows (`TurnStrip`), as wide as the
     /// app's frame once it is turned so: made at a size, not per frame.
     private let strip = TurnStrip()
@@ -121,7 +116,6 @@ final class SharedMemoryPresenter: Presenter {
         stale = Array(repeating: [], count: chain.most)
         for i in stale.indices { stale[i].reserveCapacity(16) }
         changed.reserveCapacity(16)
-        written.reserveCapacity(16)
     }
 
     deinit {
@@ -200,7 +194,6 @@ final class SharedMemoryPresenter: Presenter {
     func attach(_ ring: ChainListRing) {
         self.ring = ring
         ringBuffers = makeRingBuffers(ring)
-        written.removeAll(keepingCapacity: true)
     }
 
     /// The rows beyond each of the window's edges the list's ring holds (`ListRing.ahead`):
@@ -220,20 +213,11 @@ final class SharedMemoryPresenter: Presenter {
         return RingBuffers(width: ring.width, height: ring.height, buffers: chain.most, extra: extra, ahead: ahead)
     }
 
-    /// A ring frame: the window's top shows ring row `first`; the ring rows of window
-    /// rows `written` were written; `lines` says what each ring row shows.
-    func ringFrame(first: Int32, written: [Range<Int32>], lines: any RingLines) {
-        self.lines = lines
-        self.first = first
-        self.written.removeAll(keepingCapacity: true)
-        self.written.append(contentsOf: written)
-        ringFrameNow = true
-    }
-
-    /// Shows the frame: `rects` (pixels) changed in `surface` since the last present;
-    /// nil, all of it. With a ring, also what its frame said (`ringFrame`).
-    func present(_ rects: [SDL_Rect]?) {
+    /// Shows the frame: its damage (pixels) changed in `surface` since the last present
+    /// (nil, all of it); with a ring, also what the ring's frame says (`RingFrame`).
+    func present(_ frame: PresentedFrame) {
         SDL_RenderFlush(renderer)
+        let rects = frame.damage
         guard !lost else { return }
         let width = surface.pointee.w, height = surface.pointee.h
         var window = SDL_Rect(x: 0, y: 0, w: width, h: height)
@@ -246,7 +230,7 @@ final class SharedMemoryPresenter: Presenter {
         } else {
             changed.append(window)
         }
-        if let ring, ring.width == width, ring.height == height { return presentRing(ring) }
+        if let ring, ring.width == width, ring.height == height { return presentRing(ring, frame.ring) }
         guard !changed.isEmpty else { return }
         // Each pixel once (`RingBuffers.add`): a scroll damages the whole window frame
         // after frame, and copying it twice cost twice.
@@ -273,12 +257,10 @@ final class SharedMemoryPresenter: Presenter {
 
     /// A frame with the list in `ring`, shown through buffers that hold the ring from
     /// some row on (`RingBuffers`): the buffer shows the window from the row the frame's
-    /// `first` falls on, and gets only what it lacks.
-    private func presentRing(_ ring: ChainListRing) {
-        defer {
-            written.removeAll(keepingCapacity: true)
-            ringFrameNow = false
-        }
+    /// `first` falls on, and gets only what it lacks. `frame`: the ring as the painter
+    /// has it (nil before it drew one: then the buffers show the surface).
+    private func presentRing(_ ring: ChainListRing, _ frame: RingFrame?) {
+        let first = frame?.first ?? 0, written = frame?.written ?? []
         if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height || ringBuffers?.ahead != ringAhead
             || ringBuffers?.rows != room.rows(height: ring.height, bands: rotation.crosswise, ahead: writesAhead) {
             ringBuffers = makeRingBuffers(ring)
@@ -286,7 +268,7 @@ final class SharedMemoryPresenter: Presenter {
         guard var buffers = ringBuffers else { return }
         ringBuffers = nil       // uniquely referenced while it changes
         defer { ringBuffers = buffers }
-        guard let offset = buffers.begin(first: first, written: written, changed: changed, ringFrame: ringFrameNow) else { return }
+        guard let offset = buffers.begin(first: first, written: written, changed: changed, ringFrame: frame?.drawn ?? false) else { return }
         // Two: the one on screen and the next. A third, made when a release is late,
         // would cost more memory (a window and a half) than the wait.
         let shape = rotation.buffer(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset + buffers.ahead)
@@ -297,7 +279,7 @@ final class SharedMemoryPresenter: Presenter {
                                   format: surface.pointee.format, turn: rotation, strip: strip)
         let (width, height) = (ring.width, ring.height)
         ringPixelsWritten += buffers.fill(got.index, fresh: got.fresh, buffer: buffer, offset: offset, first: first,
-                                          written: written, lines: lines, surface: source) { rect in
+                                          written: written, lines: frame?.lines, surface: source) { rect in
             damage(rect, width: width, height: height)
         }
         commit(shape)

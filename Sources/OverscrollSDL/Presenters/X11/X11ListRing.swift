@@ -51,9 +51,9 @@ final class X11ListRing: ListRing {
     /// server anyway; a frame that sends nothing else waits here (`sync`).
     private(set) var queued = false
 
-    /// Puts the rows on the window from the ring's pixels; `written` and `lines` are for a
-    /// ring kept as lines, and this one has the pixels themselves.
-    func show(_ rows: Range<Int32>, first: Int32, written: [Range<Int32>], lines: any RingLines) {
+    /// Queues putting window rows `rows` on the window from the ring's pixels, window row y
+    /// from ring row (first + y) mod height (`RingFrame`); the present sends them.
+    func put(_ rows: Range<Int32>, first: Int32) {
         let count = min(rows.count, Int(height))
         guard count > 0 else { return }
         let from = ((first + rows.lowerBound) % height + height) % height
