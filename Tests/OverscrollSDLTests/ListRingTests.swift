@@ -40,7 +40,7 @@ extension SDLSuite { @Suite struct ListRingTests {
             var next = 0
             var first: Int32 = 0
             var written: [Range<Int32>] = []
-            var lines: (any RingLines)?
+            var lines: RingRows?
             var ringFrame = false
             var shownFirst: Int32?
             /// Pixels copied into buffers by the frames that moved the list by less than an
@@ -206,7 +206,7 @@ extension SDLSuite { @Suite struct ListRingTests {
             wayland = screen.wayland
             ringUntouched = screen.ringUntouched
         }
-        // The buffers' rows come from the ring's lines (`RingLines`): no pixels of a ring.
+        // The buffers' rows come from the ring's lines (`RingRows`): no pixels of a ring.
         #expect(ringUntouched)
         #expect(result.wrong == nil, "\(result)")
         #expect(result.ringFrames > 300 && result.movedFrames > 100, "\(result)")

@@ -13,41 +13,8 @@ import CSDL
 /// changed are written — the way a toolkit's damage tracking would, at the granularity of
 /// a pixel row.
 struct ListLines {
-    /// One pixel row's content, in 16 bytes: a frame compares every line of the window
-    /// with what is shown, so two of them fit in the cache line a 32-byte line took.
-    struct Line {
-        /// The surface's pixel value outside the span.
-        var fill: UInt32
-        /// The span [left, right) in pixels, copied from an image's line; empty when
-        /// left == right.
-        var left: Int16 = 0
-        var right: Int16 = 0
-        /// Which image line the span shows: the line, and the image's serial (0: none),
-        /// compared instead of the pixels' address, which a later image may reuse. The
-        /// serial is cut to 32 bits: two images alike in it are four billion compositions
-        /// apart.
-        var imageLine: UInt16 = 0
-        /// Where this frame's image is: 1 + its index in `images` (0: none).
-        var slot: UInt16 = 0
-        var image: UInt32 = 0
-
-        init(fill: UInt32) { self.fill = fill }
-
-        /// Whether the two lines put the same pixels on screen.
-        func shows(_ other: Line) -> Bool {
-            fill == other.fill && left == other.left && right == other.right
-                && image == other.image && imageLine == other.imageLine
-        }
-    }
-
-    /// An image the frame shows: its pixels, pixels per line, and its left edge in the
-    /// window. Holds the image, so the pixels stay while a line shows them.
-    private struct Source {
-        let image: RowImage
-        let pixels: UnsafePointer<UInt32>
-        var stride: Int
-        var left: Int32
-    }
+    /// One pixel row's content (`PixelLine`, the form the ring is handed on in).
+    typealias Line = PixelLine
 
     /// What the window surface shows under the overlays, one entry a pixel row.
     private var shown: [Line] = []
@@ -55,8 +22,8 @@ struct ListLines {
     private var next: [Line] = []
     /// The images `shown` shows, by slot, and the ones `next` will. Each holds its image:
     /// an image `RowImages` drops while a line still shows it lives until that line goes.
-    private var images: [Source] = []
-    private var nextImages: [Source] = []
+    private var images: [LineImage] = []
+    private var nextImages: [LineImage] = []
     private var width: Int32 = 0
     /// Lines described beyond each of the window's top and bottom edges (`begin`): line
     /// `ahead + y` is window row y. Only a ring shows them (`writeRing`), to a display that
@@ -100,7 +67,7 @@ struct ListLines {
     mutating func setImage(from: Int32, to: Int32, fill: UInt32, left: Int32, width: Int32, image: RowImage) {
         let low = max(0, Int(from + ahead)), high = min(next.count, Int(to + ahead))
         guard low < high, nextImages.count < Int(UInt16.max), let raster = image.raster else { return }
-        nextImages.append(Source(image: image, pixels: raster.pixels, stride: Int(image.width), left: left))
+        nextImages.append(LineImage(owner: image, pixels: raster.pixels, stride: Int(image.width), left: left))
         let slot = UInt16(nextImages.count), serial = UInt32(truncatingIfNeeded: image.serial)
         for y in low..<high {
             let line = Int32(y) - ahead - from
@@ -140,7 +107,7 @@ struct ListLines {
                     // The window's lines only: those beyond its edges are the ring's.
                     for y in Int(ahead)..<(next.count - Int(ahead)) {
                         let new = next[y], row = Int32(y) - ahead
-                        let (from, to) = everything ? (0, width) : Self.change(from: shown[y], to: new, width: width)
+                        let (from, to) = everything ? (0, width) : PixelLine.change(from: shown[y], to: new, width: width)
                         if let flash {
                             write(new, row: row, from: from, to: to, into: canvas, flash: flash)
                             top = min(top, row); bottom = max(bottom, row)
@@ -161,25 +128,13 @@ struct ListLines {
         return top <= bottom ? (top, bottom) : nil
     }
 
-    /// The pixels [from, to) of a line to write so that it shows `new` where it showed `old`;
-    /// from ≥ to when none.
-    static func change(from old: Line, to new: Line, width: Int32) -> (Int32, Int32) {
-        if old.fill != new.fill { return (0, width) }
-        if old.shows(new) { return (width, 0) }
-        // Same colour: only where either span lies can a pixel differ.
-        var from = width, to: Int32 = 0
-        if old.left < old.right { from = Int32(old.left); to = Int32(old.right) }
-        if new.left < new.right { from = min(from, Int32(new.left)); to = max(to, Int32(new.right)) }
-        return (from, to)
-    }
-
     // MARK: The ring
 
     /// What each row of the ring (`ListRing`) holds, by ring row; empty until first written.
     private var ring: [Line] = []
     /// The images `ring` shows, by slot: a frame drawn without the ring (the flash's)
     /// replaces `images` and leaves the ring as it was.
-    private var ringImages: [Source] = []
+    private var ringImages: [LineImage] = []
     /// The ring row the window's top row shows.
     private(set) var ringFirst: Int32 = 0
     /// Pixels the last `writeRing` wrote (the benchmark's and the tests' figure).
@@ -191,7 +146,7 @@ struct ListLines {
 
     /// Writes the described frame into `canvas`, a ring of as many pixel rows as lines
     /// described (the window's, and `ahead` beyond each edge) (`ListRing`; nil: a ring kept
-    /// as lines only, whose display writes its rows from them, `ringLine`), line y to ring
+    /// as lines only, whose display writes its rows from them, `ringRows`), line y to ring
     /// row (`ringFirst` + y) mod their count, where `ringFirst`
     /// is first chosen so the ring already holds as much of the frame as it can: a list
     /// that moved k rows is shown from k rows further on, and only the rows it brings into
@@ -222,7 +177,7 @@ struct ListLines {
                 var slot = first
                 for y in next.indices {
                     let new = next[y]
-                    let (from, to) = known ? Self.change(from: held[slot], to: new, width: width) : (0, width)
+                    let (from, to) = known ? PixelLine.change(from: held[slot], to: new, width: width) : (0, width)
                     if from < to {
                         if let canvas { write(new, row: Int32(slot), from: from, to: to, into: canvas) }
                         written += Int(to - from)
@@ -273,7 +228,7 @@ struct ListLines {
         held.withUnsafeBufferPointer { held in
             next.withUnsafeBufferPointer { next in
                 for y in next.indices {
-                    let (from, to) = Self.change(from: held[slot], to: next[y], width: width)
+                    let (from, to) = PixelLine.change(from: held[slot], to: next[y], width: width)
                     if from < to { total += Int(to - from) }
                     slot += 1
                     if slot == next.count { slot = 0 }
@@ -283,16 +238,10 @@ struct ListLines {
         return total
     }
 
-    /// How many rows the ring has (0 before the first `writeRing`), and what ring row `row`
-    /// shows: a display that keeps the ring's rows in its own buffers brings them up to
-    /// date from these (`RingBuffers`).
-    var ringLineCount: Int32 { Int32(ring.count) }
-    func ringLine(_ row: Int32) -> Line { ring[Int(row)] }
-
-    /// Writes pixels `from..<to` of ring row `row` into `canvas`'s pixel row `at`.
-    func writeRingLine(_ row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, at: Int32) {
-        write(ring[Int(row)], row: at, from: from, to: to, into: canvas, images: ringImages)
-    }
+    /// The ring's rows as they stand, read only (0 before the first `writeRing`): a display
+    /// that keeps the ring's rows in its own buffers brings them up to date from these
+    /// (`RingBuffers`), handed them in the frame's value (`RingFrame`).
+    var ringRows: RingRows { RingRows(lines: ring, images: ringImages) }
 
     /// Writes the shown lines again inside `rect` (under overlays that changed).
     func rewrite(_ rect: SDL_Rect, into canvas: WindowCanvas) {
@@ -301,28 +250,9 @@ struct ListLines {
         for y in low..<high { write(shown[y + Int(ahead)], row: Int32(y), from: rect.x, to: rect.x + rect.w, into: canvas) }
     }
 
-    /// Pixels `from..<to` of one line: the fill, the span's pixels where it lies; with
-    /// `flash` blended over them.
+    /// Pixels `from..<to` of one line of this frame (`WindowCanvas.write`).
     private func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas,
                        flash: WindowCanvas.Tint? = nil) {
-        write(line, row: row, from: from, to: to, into: canvas, images: images, flash: flash)
-    }
-
-    private func write(_ line: Line, row: Int32, from: Int32, to: Int32, into canvas: WindowCanvas, images: [Source],
-                       flash: WindowCanvas.Tint? = nil) {
-        let from = max(0, from), to = min(canvas.bounds.w, to)
-        guard from < to else { return }
-        let fill = flash?.over(line.fill) ?? line.fill
-        let spanFrom = max(from, Int32(line.left)), spanTo = min(to, Int32(line.right))
-        guard line.slot > 0, spanFrom < spanTo else {
-            canvas.fill(row: row, from: from, to: to, pixel: fill)
-            return
-        }
-        let image = images[Int(line.slot) - 1]
-        let source = image.pixels + Int(line.imageLine) * image.stride + Int(spanFrom - image.left)
-        canvas.fill(row: row, from: from, to: spanFrom, pixel: fill)
-        canvas.copy(row: row, x: spanFrom, from: source, count: spanTo - spanFrom)
-        if let flash { canvas.blend(row: row, from: spanFrom, to: spanTo, flash) }
-        canvas.fill(row: row, from: spanTo, to: to, pixel: fill)
+        canvas.write(line, row: row, from: from, to: to, images: images, flash: flash)
     }
 }

@@ -9,7 +9,7 @@ import OverscrollKit
 /// the flash are blended into the surface with SDL's own arithmetic; the text that is
 /// blended over the list (banner, frame-time graph) is drawn by `RendererOverlays`
 /// through SDL's software renderer, whose target is this same canvas.
-final class SurfaceBackend: DrawingBackend, RingLines {
+final class SurfaceBackend: DrawingBackend {
     private let display: Display
     private var renderer: OpaquePointer { display.renderer }
     private let rowImages: RowImages
@@ -34,8 +34,6 @@ final class SurfaceBackend: DrawingBackend, RingLines {
     /// ring (`ListLines.writeRing`), for tests and the benchmark.
     var ringFirst: Int32 { lines.ringFirst }
     var ringPixelsWritten: Int { lines.ringPixelsWritten }
-    /// The ring's rows as lines, for a ring that keeps no pixels (`RingLines`).
-    func withRingLines(_ body: (borrowing ListLines) -> Void) { body(lines) }
 
     init(display: Display, rowImages: RowImages, overlays: RendererOverlays) {
         self.display = display
@@ -107,7 +105,7 @@ final class SurfaceBackend: DrawingBackend, RingLines {
     func ringFrame(drawn: Bool) -> RingFrame? {
         guard ring != nil else { return nil }
         return RingFrame(drawn: drawn, rows: drawn ? ringRows : 0..<0, first: lines.ringFirst,
-                         written: drawn ? lines.ringRowsWritten : [], lines: self)
+                         written: drawn ? lines.ringRowsWritten : [], lines: lines.ringRows)
     }
 
     /// The whole frame: the list's pixel rows that changed, what last frame's overlays

@@ -258,7 +258,7 @@ public final class Display {
     }
 
     /// Maps the window if it waits for its first frame (`Platform.revealsOnFirstPresent`).
-    func reveal() {
+    private func reveal() {
         guard revealOnPresent else { return }
         revealOnPresent = false
         SDL_ShowWindow(window)

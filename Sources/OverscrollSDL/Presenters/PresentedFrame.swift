@@ -32,6 +32,7 @@ struct RingFrame {
     /// The lines (window row y is line `ListRing.ahead` + y) whose ring rows this frame
     /// wrote, as bands in order.
     var written: [Range<Int32>]
-    /// What each ring row shows.
-    var lines: any RingLines
+    /// What each ring row shows (`RingRows`), read only: the painter's, handed forward;
+    /// a presenter reads it during the present and keeps none of it.
+    var lines: RingRows
 }

@@ -4,7 +4,7 @@ import CSDL
 /// brings one up to date (`SharedMemoryPresenter` does the chain's side; this is memory
 /// in, memory out, so a test can play it).
 ///
-/// A buffer's memory holds the ring (`ChainListRing`, kept as lines: `RingLines`) from
+/// A buffer's memory holds the ring (`ChainListRing`, kept as lines: `RingRows`) from
 /// ring row `base` on, and its first `extra` rows once more after the end, so the ring's
 /// lines — from any row up to `extra` — are one stretch of it: the ring's first line shows
 /// the ring row a frame says (`first`) from the buffer's row `first - base` (mod the ring's
@@ -38,7 +38,7 @@ struct RingBuffers {
     var rows: Int32 { lineCount + extra }
 
     /// For each buffer, the list line each of its rows holds (nil: unknown).
-    private var held: [[ListLines.Line?]]
+    private var held: [[PixelLine?]]
     /// For each buffer, where it shows the surface's pixels (its memory's coordinates):
     /// the list goes back there first. Everywhere else a buffer shows only the list.
     private var listBack: [[SDL_Rect]]
@@ -105,7 +105,7 @@ struct RingBuffers {
     /// Returns how many pixels it wrote (tests).
     @discardableResult
     mutating func fill(_ index: Int, fresh: Bool, buffer: WindowCanvas, offset: Int32, first: Int32, written: [Range<Int32>],
-                       lines: (any RingLines)?, surface: UnsafePointer<UInt32>, damage: (SDL_Rect) -> Void) -> Int {
+                       lines: RingRows?, surface: UnsafePointer<UInt32>, damage: (SDL_Rect) -> Void) -> Int {
         let width = self.width, rows = self.rows, count = lineCount, base = self.base
         // The buffer's rows on screen; the others wait until they are (a buffer row not
         // shown can only be shown after a frame that writes it).
@@ -116,8 +116,7 @@ struct RingBuffers {
         }
         // Without the ring's lines there is no list to write: its rows stay as they are.
         var known = false, copied = 0, moved: SDL_Rect?
-        lines?.withRingLines { lines in
-            guard lines.ringLineCount == count else { return }
+        if let lines, lines.count == count {
             known = true
             // A frame that moves the list changes only the pixels where the lines now shown
             // differ from those shown before: where the list is narrower than the window,
@@ -133,10 +132,10 @@ struct RingBuffers {
                     // whole lines. Unturned, a row alone.
                     let together = buffer.rowsWrittenWith(row)
                     if together.count == 1 {
-                        let ringRow = (base + row) % count, line = lines.ringLine(ringRow)
-                        let (from, to) = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
+                        let ringRow = (base + row) % count, line = lines[ringRow]
+                        let (from, to) = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
                         if from < to {
-                            lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
+                            lines.write(ringRow, from: from, to: to, into: buffer, at: row)
                             copied += Int(to - from)
                         }
                         held[Int(row)] = line
@@ -145,17 +144,17 @@ struct RingBuffers {
                     }
                     var from = width, to: Int32 = 0
                     for row in together {
-                        let line = lines.ringLine((base + row) % count)
-                        let change = held[Int(row)].map { ListLines.change(from: $0, to: line, width: width) } ?? (0, width)
+                        let line = lines[(base + row) % count]
+                        let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
                         if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
                     }
                     for row in together {
                         let ringRow = (base + row) % count
                         if from < to {
-                            lines.writeRingLine(ringRow, from: from, to: to, into: buffer, at: row)
+                            lines.write(ringRow, from: from, to: to, into: buffer, at: row)
                             copied += Int(to - from)
                         }
-                        held[Int(row)] = lines.ringLine(ringRow)
+                        held[Int(row)] = lines[ringRow]
                     }
                     row = together.upperBound
                 }
@@ -164,7 +163,7 @@ struct RingBuffers {
                 let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
                 guard top < bottom else { continue }
                 for row in top..<bottom {
-                    lines.writeRingLine((base + row) % count, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
+                    lines.write((base + row) % count, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
                     // A row off screen kept its line (above): it now holds another here,
                     // and is written whole once it shows.
                     if !buffer.rowsWrittenWith(row).overlaps(onScreen) { held[index][Int(row)] = nil }
@@ -180,13 +179,13 @@ struct RingBuffers {
     /// The bounding box of the list's pixels that differ between what buffer `shown` showed
     /// (the list where it holds known lines) and the ring from row `first` on (window
     /// coordinates; empty when none).
-    private func listChange(from shown: (index: Int, offset: Int32), to first: Int32, lines: borrowing ListLines) -> SDL_Rect {
+    private func listChange(from shown: (index: Int, offset: Int32), to first: Int32, lines: RingRows) -> SDL_Rect {
         let width = self.width, height = self.height, ahead = self.ahead, count = lineCount
         var left = width, right: Int32 = 0, top = height, bottom: Int32 = 0
         held[shown.index].withUnsafeBufferPointer { held in
             for y in 0..<height {
-                let new = lines.ringLine((first + ahead + y) % count)
-                let (from, to) = held[Int(shown.offset + ahead + y)].map { ListLines.change(from: $0, to: new, width: width) } ?? (0, width)
+                let new = lines[(first + ahead + y) % count]
+                let (from, to) = held[Int(shown.offset + ahead + y)].map { PixelLine.change(from: $0, to: new, width: width) } ?? (0, width)
                 guard from < to else { continue }
                 (left, right, top, bottom) = (min(left, from), max(right, to), min(top, y), y + 1)
             }

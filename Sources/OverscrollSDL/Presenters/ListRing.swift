@@ -18,7 +18,7 @@ protocol ListRing: AnyObject {
     /// The ring's size: as wide and as tall as the window.
     var bounds: SDL_Rect { get }
     /// The ring's pixels, in the window surface's format; nil for a ring kept as lines
-    /// only (`ListLines.ringLine`), whose display writes the rows it shows from them
+    /// only (`ListLines.ringRows`), whose display writes the rows it shows from them
     /// (the shared-memory presenter's, `ChainListRing`).
     var canvas: WindowCanvas? { get }
     /// Rows beyond each of the window's top and bottom edges the ring holds too (lines
@@ -32,12 +32,4 @@ protocol ListRing: AnyObject {
 extension ListRing {
     var bounds: SDL_Rect { canvas?.bounds ?? SDL_Rect() }
     var ahead: Int32 { 0 }
-}
-
-/// What each row of a ring kept as lines shows (`ListLines`' ring, held by the surface
-/// backend that draws it), for the display that writes its rows into buffers of its own.
-protocol RingLines: AnyObject {
-    /// Calls `body` with the lines, borrowed: a frame reads a line a buffer row, and a copy
-    /// of `ListLines` for each (its arrays retained and released) was most of that.
-    func withRingLines(_ body: (borrowing ListLines) -> Void)
 }

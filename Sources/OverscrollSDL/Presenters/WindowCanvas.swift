@@ -10,6 +10,10 @@ import Glibc
 /// them (`Tint`). SDL's software fill and copy use non-temporal
 /// (streaming) stores, which stall on the short lines a row is cut into: filling a row's
 /// background around its text through SDL cost more than copying the whole row.
+///
+/// It is the presenter's (`Presenter.canvas`): what a presenter lends the drawing for a
+/// frame, and what it writes its own buffers through, so it lives with the presenters and
+/// the drawing only calls forward into it.
 struct WindowCanvas {
     private let pixels: UnsafeMutablePointer<UInt32>
     /// Pixels per line.
