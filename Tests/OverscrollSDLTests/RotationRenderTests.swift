@@ -26,8 +26,8 @@ extension SDLSuite {
             #expect(windowPixel(appX: 470, appY: 76) == RGB(Palette.rowOdd))
             #expect(windowPixel(appX: 470, appY: 132) == RGB(Palette.rowEven))
             // A finger moving left across the window (down the app) pulls the list down.
-            let down = session.logical(TimedInput(time: 0, event: .pointerDown(PointerID(1), x: 600, y: 240)))
-            let move = session.logical(TimedInput(time: 0.1, event: .pointerMove(PointerID(1), x: 500, y: 240)))
+            let down = TimedInput(time: 0, event: .pointerDown(PointerID(1), x: 600, y: 240))
+            let move = TimedInput(time: 0.1, event: .pointerMove(PointerID(1), x: 500, y: 240))
             var inputs = [down, move]
             _ = session.frame(&inputs, to: 0.1, startedAt: 0, cpuStart: 0)
             #expect(session.model.scroll.offset < 0)

@@ -30,11 +30,11 @@ extension SDLSuite {
             let first = session.frame(&inputs, to: 0, startedAt: 0, cpuStart: 0)
             #expect(first.scanoutSequence == 1)
             // A finger lands: nothing moves, nothing is drawn, nothing committed.
-            inputs = [session.logical(TimedInput(time: 0.01, event: .pointerDown(PointerID(1), x: 60, y: 150)))]
+            inputs = [TimedInput(time: 0.01, event: .pointerDown(PointerID(1), x: 60, y: 150))]
             let still = session.frame(&inputs, to: 0.01, startedAt: 0, cpuStart: 0)
             #expect(still.scanoutSequence == 0)
             // It moves: drawn, committed, the second flip.
-            inputs = [session.logical(TimedInput(time: 0.02, event: .pointerMove(PointerID(1), x: 60, y: 100)))]
+            inputs = [TimedInput(time: 0.02, event: .pointerMove(PointerID(1), x: 60, y: 100))]
             let moved = session.frame(&inputs, to: 0.02, startedAt: 0, cpuStart: 0)
             #expect(moved.scanoutSequence == 2)
             // Every flip is told once, oldest first (the first frame's, then this one's).

@@ -97,9 +97,9 @@ extension LiveApp {
                 let touched = deviceTime ?? read
                 oldestTouch = min(oldestTouch ?? touched, touched)
             }
-            inputs.append(session.logical(TimedInput(time: time, event: input, deviceTime: deviceTime)))
+            inputs.append(TimedInput(time: time, event: input, deviceTime: deviceTime))
         case .windowChanged:
-            inputs.append(session.logical(session.windowChanged(at: time)))
+            inputs.append(session.windowChanged(at: time))
         case .ignored:
             break
         }

@@ -158,10 +158,7 @@ public final class ReplayRunner {
             inputs.removeAll(keepingCapacity: true)
             driver.collectInputs(into: &inputs)
             var oldest = Double.infinity
-            for i in inputs.indices {
-                inputs[i] = session.logical(inputs[i])
-                if session.model.admits(inputs[i].event) { oldest = min(oldest, inputs[i].time) }
-            }
+            for input in inputs where session.model.admits(input.event) { oldest = min(oldest, input.time) }
             var timing = session.frame(&inputs, to: time, startedAt: frameStart, cpuStart: cpuStart)
             // Interval and latency on the virtual clock (the pacing the model saw); CPU
             // and phase times are real.

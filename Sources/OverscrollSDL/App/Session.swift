@@ -70,9 +70,9 @@ final class Session {
         model = settings.makeModel(width: size.width, height: size.height)
     }
 
-    /// An event in window points, turned into the app's frame. A three-finger tap also
-    /// toggles the HUD (a kiosk has no F2).
-    func logical(_ input: TimedInput) -> TimedInput {
+    /// An event in window points, turned into the app's frame, at the frame that takes it
+    /// (`frame`). A three-finger tap also toggles the HUD (a kiosk has no F2).
+    private func logical(_ input: TimedInput) -> TimedInput {
         let window = display.sizeInPoints
         let turned = TimedInput(time: input.time,
                                 event: settings.rotation.toLogical(input.event, windowWidth: window.width, windowHeight: window.height),
@@ -81,16 +81,18 @@ final class Session {
         return turned
     }
 
-    /// One frame: this frame's `inputs` (in the app's frame, on the model's clock) and any
-    /// refresh work that finished join the model at their own times; the model moves to
-    /// `time`; what it asked for starts (sound, refresh work); the scene is drawn and
-    /// presented, not before `presentNotBefore` (monotonic seconds: the live loop's
+    /// One frame: this frame's `inputs` (in window points, on the model's clock), turned
+    /// into the app's frame (`logical`), and any refresh work that finished join the model
+    /// at their own times; the model moves to `time`; what it asked for starts (sound,
+    /// refresh work); the scene is drawn and presented (`Painter.show`), not before
+    /// `presentNotBefore` (monotonic seconds: the live loop's
     /// deadline, `FramePacer`; a frame that drew nothing waits too: a replay counts it, and
     /// its interval is the one it shows; the live loop does not). Returns the frame's
     /// phase times; the caller fills in what only it knows (the interval since the last
     /// frame, the input latency) and `record`s it.
     func frame(_ inputs: inout [TimedInput], to time: Double, startedAt frameStart: Double,
                cpuStart: Double, presentNotBefore: Double = -.infinity) -> FrameTiming {
+        for i in inputs.indices { inputs[i] = logical(inputs[i]) }
         // A touch may be on its way to the threshold: the sound device opens off the loop.
         if !inputs.isEmpty { sound.prepare(touchBegan: inputs.contains { $0.event.beginsTouch }) }
         let completions = inbox.take(dueBy: time)
@@ -101,20 +103,14 @@ final class Session {
         if effects.refreshRequest != nil { refreshingOn = settings.refreshSource }
         settings.refreshSource.start(effects, inbox: inbox)
         let updateDone = MonotonicClock.now()
-        let painted = render()
-        lastPainted = painted.kind
+        let shown = render(notBefore: presentNotBefore)
+        let presentDone = MonotonicClock.now()
+        lastPainted = shown.kind
         // The banner as drawn (its lines measured): the list makes that much room for it.
         if model.banner != nil, let room = painter.bannerRoom { model.setBannerRoom(room, at: time) }
-        let renderDone = MonotonicClock.now()
-        // Early for its deadline: wait for it. The wait is no phase's work (present
-        // starts after it), and it is time the frame was ready, so it is not CPU.
-        if presentNotBefore > renderDone { MonotonicClock.sleep(presentNotBefore - renderDone) }
-        let presentStart = max(renderDone, MonotonicClock.now())
-        painter.present(painted)
-        let presentDone = MonotonicClock.now()
         var timing = FrameTiming(
             frame: 0, frameStart: frameStart, inputDone: inputDone, updateDone: updateDone,
-            renderDone: renderDone, presentStart: presentStart, presentDone: presentDone,
+            renderDone: shown.drawn, presentStart: shown.presentStart, presentDone: presentDone,
             interval: 0, latency: nil, state: Self.inPlace(&model) { UIState(model: $0) },
             processCPUTime: ProcessCPUClock.now() - cpuStart)
         // This frame's trip to the screen, if it made one. A frame that committed nothing
@@ -190,8 +186,10 @@ final class Session {
         painter.invalidate()
     }
 
+    /// The scene made from the model, then drawn and shown by the painter in one call
+    /// (`Painter.show`), not before `notBefore`.
     @discardableResult
-    func render() -> Painter.Painted {
+    func render(notBefore: Double = -.infinity) -> Painter.Shown {
         swap(&scene, &previous)
         scene.rowMargin = painter.rowMargin
         Self.inPlace(&model) { scene.update(model: $0) }
@@ -203,7 +201,7 @@ final class Session {
             scene.hideHUD()
         }
         drawnFrames += 1
-        return painter.draw(scene, since: drawnFrames > 1 ? previous : nil)
+        return painter.show(scene, since: drawnFrames > 1 ? previous : nil, notBefore: notBefore)
     }
 
     /// The window's size or density changed: resize the model and re-rasterize text.

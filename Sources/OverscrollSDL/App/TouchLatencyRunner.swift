@@ -136,7 +136,7 @@ public final class TouchLatencyRunner {
             var oldestTouch: Double?
             while next < touches.count, origin + touches[next].at <= pumped {
                 let kernel = origin + touches[next].at
-                let input = session.logical(TimedInput(time: kernel - origin, event: touches[next].event, deviceTime: kernel))
+                let input = TimedInput(time: kernel - origin, event: touches[next].event, deviceTime: kernel)
                 if session.model.admits(input.event) { oldestTouch = min(oldestTouch ?? kernel, kernel) }
                 inputs.append(input)
                 next += 1

@@ -122,6 +122,27 @@ public final class Painter {
         PresentedFrame(kind: kind, damage: kind == .whole ? nil : damage, ring: surface?.ringFrame(drawn: kind == .ring))
     }
 
+    /// What `show` did, for the profiler's phases (`FrameTiming`): what was drawn, when
+    /// the drawing ended and when the present started (monotonic seconds).
+    public struct Shown {
+        public let kind: PaintedFrame
+        public let drawn: Double
+        public let presentStart: Double
+    }
+
+    /// A frame, the loop's one call: draws what differs from `previous` (`draw`) and shows
+    /// it (`present`), not before `notBefore` (monotonic seconds). Early for its deadline,
+    /// it waits: the wait is no phase's work (the present starts after it), and it is time
+    /// the frame was ready, so it is not CPU.
+    public func show(_ scene: Scene, since previous: Scene?, notBefore: Double = -.infinity) -> Shown {
+        let frame = draw(scene, since: previous)
+        let drawn = MonotonicClock.now()
+        if notBefore > drawn { MonotonicClock.sleep(notBefore - drawn) }
+        let presentStart = max(drawn, MonotonicClock.now())
+        present(frame)
+        return Shown(kind: frame.kind, drawn: drawn, presentStart: presentStart)
+    }
+
     /// Shows what `draw` returned (`Display.present`): only what changed where the display
     /// allows. The value is not kept: its arrays are written again in place next frame.
     public func present(_ painted: Painted) {
