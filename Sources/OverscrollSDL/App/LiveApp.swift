@@ -213,7 +213,7 @@ public final class LiveApp {
         var running = true
         if let lost = runWatch.lost { runWatch.lose(lost) }
         if let why = session.display.cannotShow {
-            session.display.giveBackConsole()
+            session.display.terminal?.giveBack()
             runWatch.cannotShow(why)
         }
         // The presenter asked for less memory: the frame refused showed nothing.
@@ -223,16 +223,16 @@ public final class LiveApp {
             session.painter.invalidate()
             redrawUntil = MonotonicClock.now() + 0.5
         }
-        if session.display.connectionBroken {
-            session.display.giveBackConsole()
-            runWatch.lose(session.display.lossReason)
+        if let loss = session.display.loss {
+            session.display.terminal?.giveBack()
+            runWatch.lose(loss)
         }
         // The console's VT came back: its screen shows nothing of ours until drawn whole.
-        if session.display.serviceTerminal() {
+        if session.display.terminal?.answerSwitches() == true {
             session.painter.invalidate()
             redrawUntil = MonotonicClock.now() + 0.5
         }
-        consoleInput?.follow(terminalIsOurs: session.display.terminalIsOurs)
+        consoleInput?.follow(terminalIsOurs: session.display.terminal?.isOurs ?? true)
         // SIGTERM and the other stopping signals (SignalHandling): their handler set
         // the flag, and RunWatch woke a loop asleep on input. This frame is the last.
         if SignalHandling.stopRequested != nil { running = false }
@@ -307,7 +307,7 @@ public final class LiveApp {
         }
         // A frame the screen refused (another program holds it) was not shown: no
         // READY=1 for it; the loop ends at its next turn as for a lost display.
-        if frame + 1 == firstFrameShownBy, !session.display.connectionBroken {
+        if frame + 1 == firstFrameShownBy, session.display.loss == nil {
             notifier.ready(status: "showing \(session.model.rows.count) rows")
             // Only a run that showed a frame counts as one: now the older runs beyond
             // `report-keep` go (once; a start that failed removed nothing).
@@ -328,7 +328,7 @@ public final class LiveApp {
         let broken = platform.loss == .connectionError && native.connectionBroken
         if let lost = runWatch.lost ?? (broken ? "connection closed" : nil) { runWatch.lose(lost) }
         notifier.stopping()
-        session.display.giveBackConsole()
+        session.display.terminal?.giveBack()
         if let lastPresent { session.recordIdle(MonotonicClock.now() - lastPresent) }
         // The report and the metrics first, while RunWatch stands by: if anything after
         // a stop signal hangs (stopping refresh work, joining the reload thread), it

@@ -216,12 +216,9 @@ public final class Display {
     /// on the GPU path, or where they are not 32-bit pixels.
     func windowCanvas() -> WindowCanvas? { presenter.canvas() }
 
-    /// Whether the display is gone (the compositor hung up or refused a request of ours,
-    /// the console's device went), as the presenter's present found.
-    var connectionBroken: Bool { presenter.displayLost }
-
-    /// What went with the display, for the lost-display line.
-    var lossReason: String { presenter.lossReason }
+    /// Why the display is gone (the compositor hung up or refused a request of ours, the
+    /// console's device went), as the presenter's present found; nil while it is there.
+    var loss: String? { presenter.loss }
 
     /// Why no frame can be shown at all (`Presenter.cannotShow`).
     var cannotShow: String? { presenter.cannotShow }
@@ -229,15 +226,8 @@ public final class Display {
     /// The presenter's lines for the journal since the last call (`Presenter.takeNotes`).
     func takeNotes() -> [String] { presenter.takeNotes() }
 
-    /// Answers the VT's switches asked between frames (`Presenter.serviceTerminal`); true
-    /// when the whole frame is to be drawn again.
-    func serviceTerminal() -> Bool { presenter.serviceTerminal() }
-
-    /// Whether the VT is the program's now (`Presenter.terminalIsOurs`).
-    var terminalIsOurs: Bool { presenter.terminalIsOurs }
-
-    /// Gives the console back at the run's end (`Presenter.giveBackConsole`).
-    func giveBackConsole() { presenter.giveBackConsole() }
+    /// The console's VT, where the presenter holds one (`Presenter.terminal`).
+    var terminal: (any PresenterTerminal)? { presenter.terminal }
 
     /// When frames reach the screen, where the presenter hears it (`Presenter.lastShown`).
     var scanoutSequence: Int { presenter.scanoutSequence }

@@ -36,9 +36,10 @@ protocol Presenter: AnyObject {
     /// changes in how a frame is shown, said for the reason (`"; a scroll changes …"`);
     /// empty when nothing is worth saying.
     func makeListRing(note: inout String) -> (any ListRing)?
-    /// The display is gone (the compositor hung up, the device was removed), as a
-    /// present found: the run ends as for a lost display.
-    var displayLost: Bool { get }
+    /// Why the display is gone (the compositor hung up, the device was removed), as a
+    /// present found, for the lost-display line; nil while it is there. The run ends as
+    /// for a lost display.
+    var loss: String? { get }
     /// How a screen turned by `--rotate` is drawn (`TurnedTarget`): the core draws the
     /// frame at the app's own size, between `beginTurned` and `finishTurned`.
     var turned: TurnedTarget { get }
@@ -47,8 +48,6 @@ protocol Presenter: AnyObject {
     /// cannot be had, or where the presenter turns it itself (`SharedMemoryPresenter`
     /// over DRM), its canvas then being the app's size.
     func beginTurned(_ rotation: ScreenRotation) -> Bool
-    /// What went with the display when `displayLost`, for the lost-display line.
-    var lossReason: String { get }
     /// Why no frame can be shown at all (the driver refused even the least memory the
     /// buffers ask for): the run ends with this line, and a restart would meet the same
     /// refusal; nil while frames can be shown.
@@ -60,16 +59,9 @@ protocol Presenter: AnyObject {
     /// The screen's refresh period where the presenter knows it better than SDL (a DRM
     /// mode it set itself); nil: SDL's display mode says.
     var refreshPeriod: Double? { get }
-    /// Answers the VT's switches asked between frames (a console's, `ConsolePresenter`);
-    /// true when the screen shows nothing of ours until the whole frame is drawn again.
-    func serviceTerminal() -> Bool
-    /// Whether the VT is the program's now: false while a console's VT is another's,
-    /// when what is touched is meant for that VT's program, not for the list.
-    var terminalIsOurs: Bool { get }
-    /// Gives the console back at the run's end, before the report (its VT in text mode,
-    /// the CRTC as it was): the run ends by `_exit`, which runs no deinit. Nothing is
-    /// shown after.
-    func giveBackConsole()
+    /// The console's terminal, where the presenter shows frames on a VT it holds itself
+    /// (`ConsolePresenter`); nil elsewhere.
+    var terminal: (any PresenterTerminal)? { get }
     /// The number the last present's trip to the screen got, whose time `lastShown` will
     /// tell; 0 where this presenter hears nothing of when a frame is shown.
     var scanoutSequence: Int { get }
@@ -81,14 +73,11 @@ protocol Presenter: AnyObject {
 }
 
 extension Presenter {
-    var displayLost: Bool { false }
-    var lossReason: String { "connection closed" }
+    var loss: String? { nil }
     var cannotShow: String? { nil }
     func takeNotes() -> [String] { [] }
     var refreshPeriod: Double? { nil }
-    func serviceTerminal() -> Bool { false }
-    var terminalIsOurs: Bool { true }
-    func giveBackConsole() {}
+    var terminal: (any PresenterTerminal)? { nil }
     var scanoutSequence: Int { 0 }
     func lastShown(waitingMs: Int32) -> Presentation? { nil }
 
@@ -96,6 +85,20 @@ extension Presenter {
 
     /// Turns what was drawn since `beginTurned` onto the screen, as a whole.
     func finishTurned(_ rotation: ScreenRotation) { turned.finish(rotation) { sizeInPixels } }
+}
+
+/// A console's VT, as a presenter that holds one answers for it (`Presenter.terminal`).
+protocol PresenterTerminal: AnyObject {
+    /// Answers the VT's switches asked between frames; true when the screen shows nothing
+    /// of ours until the whole frame is drawn again.
+    func answerSwitches() -> Bool
+    /// Whether the VT is the program's now: false while it is another's, when what is
+    /// touched is meant for that VT's program, not for the list.
+    var isOurs: Bool { get }
+    /// Gives the console back at the run's end, before the report (its VT in text mode,
+    /// the CRTC as it was): the run ends by `_exit`, which runs no deinit. Nothing is
+    /// shown after.
+    func giveBack()
 }
 
 /// What a presenter says of itself, one value made with it: what it shows frames through,

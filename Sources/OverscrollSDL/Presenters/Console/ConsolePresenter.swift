@@ -47,18 +47,21 @@ final class ConsolePresenter: Presenter {
     func beginTurned(_ rotation: ScreenRotation) -> Bool { shared.beginTurned(rotation) }
 
     /// A present that failed, or (at rest, when nothing presents) the device asked.
-    var displayLost: Bool { shared.displayLost || chain.broken }
-    var lossReason: String { chain.lossReason }
+    var loss: String? { shared.loss != nil || chain.broken ? chain.lossReason : nil }
     var cannotShow: String? { shared.cannotShow }
     func takeNotes() -> [String] { shared.takeNotes() }
     var refreshPeriod: Double? { chain.refreshPeriod }
-    func serviceTerminal() -> Bool {
+    var terminal: (any PresenterTerminal)? { self }
+    var scanoutSequence: Int { shared.scanoutSequence }
+    func lastShown(waitingMs: Int32) -> Presentation? { shared.lastShown(waitingMs: waitingMs) }
+}
+
+extension ConsolePresenter: PresenterTerminal {
+    func answerSwitches() -> Bool {
         guard chain.serviceTerminal() else { return false }
         shared.screenLost()
         return true
     }
-    var terminalIsOurs: Bool { chain.active }
-    func giveBackConsole() { chain.close() }
-    var scanoutSequence: Int { shared.scanoutSequence }
-    func lastShown(waitingMs: Int32) -> Presentation? { shared.lastShown(waitingMs: waitingMs) }
+    var isOurs: Bool { chain.active }
+    func giveBack() { chain.close() }
 }

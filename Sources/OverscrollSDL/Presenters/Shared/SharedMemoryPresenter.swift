@@ -58,7 +58,7 @@ final class SharedMemoryPresenter: Presenter {
     private var changed: [SDL_Rect] = []
     /// The chain broke at a wait, an acquire or a commit.
     private var lost = false
-    var displayLost: Bool { lost || cannotShow != nil }
+    var loss: String? { lost || cannotShow != nil ? "connection closed" : nil }
     /// How much the list's ring asks of the buffers (`RingRoom`): less once the driver
     /// refused memory for them.
     private(set) var room = RingRoom()
