@@ -122,42 +122,9 @@ struct RingBuffers {
             // differ from those shown before: where the list is narrower than the window,
             // or its rows' colours meet themselves again, not all of it.
             moved = shownFirst == first ? nil : shown.map { listChange(from: $0, to: first, lines: lines) }
-            held[index].withUnsafeMutableBufferPointer { held in
-                // From the band of the first row on screen to that of the last.
-                var row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
-                while row < min(rows, onScreen.upperBound) {
-                    // Rows the buffer's memory takes together (a turned buffer's band: each
-                    // memory row a cache line of them, `TurnStrip`) are given the union of
-                    // their changes, those that did not change written again as they are:
-                    // whole lines. Unturned, a row alone.
-                    let together = buffer.rowsWrittenWith(row)
-                    if together.count == 1 {
-                        let ringRow = (base + row) % count, line = lines[ringRow]
-                        let (from, to) = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
-                        if from < to {
-                            lines.write(ringRow, from: from, to: to, into: buffer, at: row)
-                            copied += Int(to - from)
-                        }
-                        held[Int(row)] = line
-                        row += 1
-                        continue
-                    }
-                    var from = width, to: Int32 = 0
-                    for row in together {
-                        let line = lines[(base + row) % count]
-                        let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
-                        if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
-                    }
-                    for row in together {
-                        let ringRow = (base + row) % count
-                        if from < to {
-                            lines.write(ringRow, from: from, to: to, into: buffer, at: row)
-                            copied += Int(to - from)
-                        }
-                        held[Int(row)] = lines[ringRow]
-                    }
-                    row = together.upperBound
-                }
+            let shape = (width: width, rows: rows, count: count, base: base)
+            copied += held[index].withUnsafeMutableBufferPointer { held in
+                Self.writeOnScreen(held, lines: lines, buffer: buffer, onScreen: onScreen, shape)
             }
             for rect in listBack[index] {
                 let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
@@ -174,6 +141,54 @@ struct RingBuffers {
         }
         return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
                     copied: copied, moved: known ? moved : nil, damage: damage)
+    }
+
+    /// Brings the buffer's rows on screen up to `lines`, and those its memory takes with them
+    /// (`WindowCanvas.rowsWrittenWith`): `held` says what each of its rows holds, and is
+    /// told what they hold now (`shape`: the buffer's width and rows, the ring's rows, its
+    /// base). Returns how many pixels it wrote. A function of its own, not the body of the
+    /// closure that lends it `held`: fewer instructions a frame (docs/performance.md,
+    /// "One frame value").
+    private static func writeOnScreen(_ held: UnsafeMutableBufferPointer<PixelLine?>, lines: RingRows, buffer: WindowCanvas,
+                                      onScreen: Range<Int32>, _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
+        let (width, rows, count, base) = shape
+        var copied = 0
+        // From the band of the first row on screen to that of the last.
+        var row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
+        while row < min(rows, onScreen.upperBound) {
+            // Rows the buffer's memory takes together (a turned buffer's band: each
+            // memory row a cache line of them, `TurnStrip`) are given the union of
+            // their changes, those that did not change written again as they are:
+            // whole lines. Unturned, a row alone.
+            let together = buffer.rowsWrittenWith(row)
+            if together.count == 1 {
+                let ringRow = (base + row) % count, line = lines[ringRow]
+                let (from, to) = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+                if from < to {
+                    lines.write(ringRow, from: from, to: to, into: buffer, at: row)
+                    copied += Int(to - from)
+                }
+                held[Int(row)] = line
+                row += 1
+                continue
+            }
+            var from = width, to: Int32 = 0
+            for row in together {
+                let line = lines[(base + row) % count]
+                let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+                if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
+            }
+            for row in together {
+                let ringRow = (base + row) % count
+                if from < to {
+                    lines.write(ringRow, from: from, to: to, into: buffer, at: row)
+                    copied += Int(to - from)
+                }
+                held[Int(row)] = lines[ringRow]
+            }
+            row = together.upperBound
+        }
+        return copied
     }
 
     /// The bounding box of the list's pixels that differ between what buffer `shown` showed
