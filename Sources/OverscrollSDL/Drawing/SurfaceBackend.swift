@@ -103,9 +103,9 @@ final class SurfaceBackend: DrawingBackend {
     /// The ring as this frame leaves it, for the present's value (`RingFrame`): `drawn`,
     /// the list was drawn into it this frame; nil without a ring.
     func ringFrame(drawn: Bool) -> RingFrame? {
-        guard ring != nil else { return nil }
+        guard let ring else { return nil }
         return RingFrame(drawn: drawn, rows: drawn ? ringRows : 0..<0, first: lines.ringFirst,
-                         written: drawn ? lines.ringRowsWritten : [], lines: lines.ringRows)
+                         written: drawn ? lines.ringRowsWritten : [], lines: ring.canvas == nil ? lines.ringRows : nil)
     }
 
     /// The whole frame: the list's pixel rows that changed, what last frame's overlays

@@ -33,6 +33,7 @@ struct RingFrame {
     /// wrote, as bands in order.
     var written: [Range<Int32>]
     /// What each ring row shows (`RingRows`), read only: the painter's, handed forward;
-    /// a presenter reads it during the present and keeps none of it.
-    var lines: RingRows
+    /// a presenter reads it during the present and keeps none of it. Nil for a ring with
+    /// pixels (X11's), whose rows need no lines.
+    var lines: RingRows?
 }

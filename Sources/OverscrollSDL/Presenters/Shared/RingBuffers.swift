@@ -153,40 +153,44 @@ struct RingBuffers {
                                       onScreen: Range<Int32>, _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         let (width, rows, count, base) = shape
         var copied = 0
-        // From the band of the first row on screen to that of the last.
-        var row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
-        while row < min(rows, onScreen.upperBound) {
-            // Rows the buffer's memory takes together (a turned buffer's band: each
-            // memory row a cache line of them, `TurnStrip`) are given the union of
-            // their changes, those that did not change written again as they are:
-            // whole lines. Unturned, a row alone.
-            let together = buffer.rowsWrittenWith(row)
-            if together.count == 1 {
-                let ringRow = (base + row) % count, line = lines[ringRow]
-                let (from, to) = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
-                if from < to {
-                    lines.write(ringRow, from: from, to: to, into: buffer, at: row)
-                    copied += Int(to - from)
+        // The lines through a pointer, read once a fill: an array's subscript a row each cost
+        // a bounds check and its retains.
+        lines.lines.withUnsafeBufferPointer { ring in
+            // From the band of the first row on screen to that of the last.
+            var row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
+            while row < min(rows, onScreen.upperBound) {
+                // Rows the buffer's memory takes together (a turned buffer's band: each
+                // memory row a cache line of them, `TurnStrip`) are given the union of
+                // their changes, those that did not change written again as they are:
+                // whole lines. Unturned, a row alone.
+                let together = buffer.rowsWrittenWith(row)
+                if together.count == 1 {
+                    let ringRow = (base + row) % count, line = ring[Int(ringRow)]
+                    let (from, to) = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+                    if from < to {
+                        lines.write(ringRow, from: from, to: to, into: buffer, at: row)
+                        copied += Int(to - from)
+                    }
+                    held[Int(row)] = line
+                    row += 1
+                    continue
                 }
-                held[Int(row)] = line
-                row += 1
-                continue
-            }
-            var from = width, to: Int32 = 0
-            for row in together {
-                let line = lines[(base + row) % count]
-                let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
-                if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
-            }
-            for row in together {
-                let ringRow = (base + row) % count
-                if from < to {
-                    lines.write(ringRow, from: from, to: to, into: buffer, at: row)
-                    copied += Int(to - from)
+                var from = width, to: Int32 = 0
+                for row in together {
+                    let line = ring[Int((base + row) % count)]
+                    let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+                    if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
                 }
-                held[Int(row)] = lines[ringRow]
+                for row in together {
+                    let ringRow = (base + row) % count
+                    if from < to {
+                        lines.write(ringRow, from: from, to: to, into: buffer, at: row)
+                        copied += Int(to - from)
+                    }
+                    held[Int(row)] = ring[Int(ringRow)]
+                }
+                row = together.upperBound
             }
-            row = together.upperBound
         }
         return copied
     }
@@ -198,11 +202,13 @@ struct RingBuffers {
         let width = self.width, height = self.height, ahead = self.ahead, count = lineCount
         var left = width, right: Int32 = 0, top = height, bottom: Int32 = 0
         held[shown.index].withUnsafeBufferPointer { held in
-            for y in 0..<height {
-                let new = lines[(first + ahead + y) % count]
-                let (from, to) = held[Int(shown.offset + ahead + y)].map { PixelLine.change(from: $0, to: new, width: width) } ?? (0, width)
-                guard from < to else { continue }
-                (left, right, top, bottom) = (min(left, from), max(right, to), min(top, y), y + 1)
+            lines.lines.withUnsafeBufferPointer { ring in
+                for y in 0..<height {
+                    let new = ring[Int((first + ahead + y) % count)]
+                    let (from, to) = held[Int(shown.offset + ahead + y)].map { PixelLine.change(from: $0, to: new, width: width) } ?? (0, width)
+                    guard from < to else { continue }
+                    (left, right, top, bottom) = (min(left, from), max(right, to), min(top, y), y + 1)
+                }
             }
         }
         return left < right ? SDL_Rect(x: left, y: top, w: right - left, h: bottom - top) : SDL_Rect()
