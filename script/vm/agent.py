@@ -141,6 +141,7 @@ class Touch:
     def __init__(self, ui, single=False):
         self.ui = ui
         self.stamps = None
+        self.taken, self.index = None, 0    # play()'s stamps, and the step being played
         # A single-touch panel knows one finger: no slots, no tracking ids; a second
         # finger is not seen (its steps are ignored).
         self.single = single
@@ -217,10 +218,20 @@ class Touch:
         if stamps is not None:
             self.stamps = self.stamps or Stamps(evdev_node(self.ui))
             self.stamps.read()
-        for index, step in enumerate(steps):
-            self.step(step)
-            if stamps is not None:
-                stamps.extend([index, t] for t in self.stamps.read())
+        self.taken = stamps
+        try:
+            for index, step in enumerate(steps):
+                self.index = index
+                self.step(step)
+                self._take()
+        finally:
+            self.taken = None
+
+    def _take(self):
+        """The stamps of the packets written since the last take (a move's, after each of
+        its reports: its 40 packets would overflow evdev's buffer before the step ends)."""
+        if self.taken is not None:
+            self.taken.extend([self.index, t] for t in self.stamps.read())
 
     def step(self, step):
         kind = step[0]
@@ -244,8 +255,29 @@ class Touch:
                 if delay > 0:
                     time.sleep(delay)
                 self.motion(slot, round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
+                self._take()
         else:
             raise ValueError(f"unknown touch step {step!r}")
+
+
+class panel_timing:
+    """While a gesture plays, the agent runs ahead of the kiosk (SCHED_FIFO), as a panel's
+    controller reports on its own clock whatever the kiosk's load: at the kiosk's priority,
+    a turned screen's frames under TCG held the agent back 40 ms and more between a flick's
+    last move and its lift, and the kiosk rightly saw a finger that had stopped (no
+    momentum, VelocityTracker.maxGap). The agent sleeps between reports, so it takes
+    little. Children (`sh` requests) start at the normal policy (SCHED_RESET_ON_FORK)."""
+    def __enter__(self):
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(20))
+        except OSError as x:
+            print(f"agent: gestures at the normal priority: SCHED_FIFO refused: {x}", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc):
+        try:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        except OSError:
+            pass
 
 
 def notify_ready():
@@ -316,7 +348,8 @@ def main():
                                "err": f"timed out after {req.get('timeout', 60)} s"}
                 elif "touch" in req:
                     stamps = [] if req.get("stamps") else None
-                    touch.play(req["touch"], stamps)
+                    with panel_timing():
+                        touch.play(req["touch"], stamps)
                     res = {"rc": 0} if stamps is None else {"rc": 0, "stamps": stamps}
                 else:
                     res = {"rc": 64, "err": f"unknown request {req!r}"}
