@@ -23,7 +23,8 @@ struct RingFrame {
     /// Whether this frame drew the list into the ring (`PaintedFrame.ring`): then the
     /// overlays too were drawn anew, and `rows` and `written` are this frame's; else they
     /// are empty and the ring is as the last frame left it.
-    var drawn: Bool    /// The window rows to show from the ring: those that changed, all of them when the
+    var drawn: Bool
+    /// The window rows to show from the ring: those that changed, all of them when the
     /// list moved.
     var rows: Range<Int32>
     /// The ring row the window's top shows: window row y shows ring row (first + y) mod

@@ -94,6 +94,10 @@ struct WindowCanvas {
         }
     }
 
+    /// Whether the memory takes rows in bands (turned 90° or 270°: `rowsWrittenWith` is
+    /// then a band); otherwise every row is written alone, and a writer may skip asking.
+    var writesRowsInBands: Bool { strip != nil }
+
     /// The surface's pixel for an opaque colour.
     func pixel(_ c: SDL_Color) -> UInt32 { SDL_MapRGB(format, c.r, c.g, c.b) }
 

@@ -58,7 +58,7 @@ struct RingBuffers {
         self.width = width
         self.height = height
         self.ahead = max(0, ahead)
-        self.extra = max(1, min(height, extra ?? height / 8))
+        self.extra = Self.spareRows(height: height, extra: extra)
         let rows = Int(height + 2 * self.ahead + self.extra)
         held = Array(repeating: Array(repeating: nil, count: rows), count: buffers)
         listBack = Array(repeating: [], count: buffers)
@@ -66,6 +66,11 @@ struct RingBuffers {
         current.reserveCapacity(16)
         before.reserveCapacity(16)
     }
+
+    /// The rows held twice (`extra`) by buffers for a window `height` rows tall asked to hold
+    /// `extra` (nil: an eighth of the window): at least one, at most the window's. The one
+    /// rule, which `RingRoom` sizes buffers by too.
+    static func spareRows(height: Int32, extra: Int32?) -> Int32 { max(1, min(height, extra ?? height / 8)) }
 
     /// A frame: the ring's first line (window row −`ahead`) is ring row `first`; the ring
     /// rows of lines `written` were written (empty for a frame drawn without the ring);
@@ -151,46 +156,65 @@ struct RingBuffers {
     /// "One frame value").
     private static func writeOnScreen(_ held: UnsafeMutableBufferPointer<PixelLine?>, lines: RingRows, buffer: WindowCanvas,
                                       onScreen: Range<Int32>, _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
-        let (width, rows, count, base) = shape
-        var copied = 0
         // The lines through a pointer, read once a fill: an array's subscript a row each cost
         // a bounds check and its retains.
         lines.lines.withUnsafeBufferPointer { ring in
-            // From the band of the first row on screen to that of the last.
-            var row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
-            while row < min(rows, onScreen.upperBound) {
-                // Rows the buffer's memory takes together (a turned buffer's band: each
-                // memory row a cache line of them, `TurnStrip`) are given the union of
-                // their changes, those that did not change written again as they are:
-                // whole lines. Unturned, a row alone.
-                let together = buffer.rowsWrittenWith(row)
-                if together.count == 1 {
-                    let ringRow = (base + row) % count, line = ring[Int(ringRow)]
-                    let (from, to) = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
-                    if from < to {
-                        lines.write(ringRow, from: from, to: to, into: buffer, at: row)
-                        copied += Int(to - from)
-                    }
-                    held[Int(row)] = line
-                    row += 1
-                    continue
-                }
-                var from = width, to: Int32 = 0
-                for row in together {
-                    let line = ring[Int((base + row) % count)]
-                    let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
-                    if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
-                }
-                for row in together {
-                    let ringRow = (base + row) % count
-                    if from < to {
-                        lines.write(ringRow, from: from, to: to, into: buffer, at: row)
-                        copied += Int(to - from)
-                    }
-                    held[Int(row)] = ring[Int(ringRow)]
-                }
-                row = together.upperBound
+            // Unturned, each row is written alone: asked once a fill, not a row (as before
+            // #48's bands; docs/performance.md, "#49's refactor against 2c33bc5").
+            buffer.writesRowsInBands
+                ? writeBands(held, ring: ring, images: lines.images, buffer: buffer, onScreen: onScreen, shape)
+                : writeRows(held, ring: ring, images: lines.images, buffer: buffer, onScreen: onScreen, shape)
+        }
+    }
+
+    /// `writeOnScreen` for a buffer whose memory takes each row alone: each row on screen
+    /// given the pixels where its line changed.
+    private static func writeRows(_ held: UnsafeMutableBufferPointer<PixelLine?>, ring: UnsafeBufferPointer<PixelLine>,
+                                  images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
+                                  _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
+        let (width, rows, count, base) = shape
+        var copied = 0, ringRow = Int((base + onScreen.lowerBound) % count)
+        for row in Int(onScreen.lowerBound)..<Int(min(rows, onScreen.upperBound)) {
+            let line = ring[ringRow]
+            let (from, to) = held[row].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+            if from < to {
+                buffer.write(line, row: Int32(row), from: from, to: to, images: images)
+                copied += Int(to - from)
             }
+            held[row] = line
+            ringRow += 1
+            if ringRow == Int(count) { ringRow = 0 }
+        }
+        return copied
+    }
+
+    /// `writeOnScreen` for a turned buffer whose memory takes rows in bands (`TurnStrip`):
+    /// from the band of the first row on screen to that of the last.
+    private static func writeBands(_ held: UnsafeMutableBufferPointer<PixelLine?>, ring: UnsafeBufferPointer<PixelLine>,
+                                   images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
+                                   _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
+        let (width, rows, count, base) = shape
+        var copied = 0, row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
+        while row < min(rows, onScreen.upperBound) {
+            // Rows the buffer's memory takes together (each memory row a cache line of
+            // them) are given the union of their changes, those that did not change
+            // written again as they are: whole lines.
+            let together = buffer.rowsWrittenWith(row)
+            var from = width, to: Int32 = 0
+            for row in together {
+                let line = ring[Int((base + row) % count)]
+                let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+                if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
+            }
+            for row in together {
+                let line = ring[Int((base + row) % count)]
+                if from < to {
+                    buffer.write(line, row: row, from: from, to: to, images: images)
+                    copied += Int(to - from)
+                }
+                held[Int(row)] = line
+            }
+            row = together.upperBound
         }
         return copied
     }

@@ -36,7 +36,7 @@ struct RingRoom: Equatable {
     /// Rows of memory a buffer takes for a ring `height` rows tall at this step.
     func rows(height: Int32, bands: Bool, ahead: Bool) -> Int32 {
         let (rowsAhead, extra) = layout(height: height, bands: bands, ahead: ahead)
-        return height + 2 * rowsAhead + max(1, min(height, extra ?? height / 8))
+        return height + 2 * rowsAhead + RingBuffers.spareRows(height: height, extra: extra)
     }
 
     /// The next step down that asks for fewer rows, or nil when none does: the least is
@@ -53,7 +53,7 @@ struct RingRoom: Equatable {
     /// The step in a few words, for the journal: "32 rows ahead, 160 spare".
     func describe(height: Int32, bands: Bool, ahead: Bool) -> String {
         let (rowsAhead, extra) = layout(height: height, bands: bands, ahead: ahead)
-        let spare = max(1, min(height, extra ?? height / 8))
+        let spare = RingBuffers.spareRows(height: height, extra: extra)
         return rowsAhead > 0 ? "\(rowsAhead) rows ahead, \(spare) spare" : "no rows ahead, \(spare) spare"
     }
 
