@@ -19,25 +19,37 @@ extension SDLSuite { @Suite struct RefusedBufferMemoryTests {
     }
 
     @Test func refusedTheFullRoomTheRingKeepsItsRowsAheadWithFewerSpare() throws {
-        #expect(Self.bytes(.full) > Self.bytes(.spare) && Self.bytes(.spare) > Self.bytes(.bare))
+        let steps = RingRoom.Step.allCases.map(Self.bytes)
+        #expect(zip(steps, steps.dropFirst()).allSatisfy { $0 > $1 }, "\(steps)")
         let chain = MemoryChain(most: 2)
-        chain.limit = 2 * Self.bytes(.spare)
+        chain.limit = 2 * Self.bytes(.threeEighths)
         try SharedMemoryPresenterTests().replay(rotation: .quarter, scale: 1, app: Self.app, chain: chain)
         #expect(chain.notes.count == 1, "\(chain.notes)")
         let note = try #require(chain.notes.first)
-        // What was asked, in the driver's words, and what is asked now.
+        // What was asked, in the driver's words, and what is asked now: a driver a little
+        // short of the full room keeps most of it (bochs-drm at 1280x800, by 16 KB).
         #expect(note.hasPrefix("a buffer of 1264x480: Cannot allocate memory; the list's ring asks for less: "
-                               + "buffers of 976x480 (1.87 MB) (32 rows ahead, 112 spare) instead of 1264x480 (2.43 MB) "
+                               + "buffers of 1168x480 (2.24 MB) (32 rows ahead, 304 spare) instead of 1264x480 (2.43 MB) "
                                + "(32 rows ahead, 400 spare)"), "\(note)")
     }
 
+    @Test func refusedMoreTheRingStepsDownAnEighthAtATimeToWhatFits() throws {
+        let chain = MemoryChain(most: 2)
+        chain.limit = 2 * Self.bytes(.spare)
+        try SharedMemoryPresenterTests().replay(rotation: .quarter, scale: 1, app: Self.app, chain: chain)
+        #expect(chain.notes.count == 3, "\(chain.notes)")
+        #expect(chain.notes.last?.hasPrefix("a buffer of 1072x480: Cannot allocate memory; the list's ring asks for less: "
+                                            + "buffers of 976x480 (1.87 MB) (32 rows ahead, 112 spare) instead of 1072x480 "
+                                            + "(2.06 MB) (32 rows ahead, 208 spare)") == true, "\(chain.notes)")
+    }
+
     @Test(arguments: [ScreenRotation.quarter, .threeQuarters])
-    func refusedAtTheFlipTheRingStepsDownTwiceAndShowsEveryFrameRight(rotation: ScreenRotation) throws {
+    func refusedAtTheFlipTheRingStepsDownToTheLeastAndShowsEveryFrameRight(rotation: ScreenRotation) throws {
         let chain = MemoryChain(most: 2)
         chain.limit = 2 * Self.bytes(.bare)
         chain.refusesAtFlip = true
         try SharedMemoryPresenterTests().replay(rotation: rotation, scale: 1, app: Self.app, chain: chain)
-        #expect(chain.notes.count == 2, "\(chain.notes)")
+        #expect(chain.notes.count == RingRoom.Step.allCases.count - 1, "\(chain.notes)")
         #expect(chain.notes.last?.contains("buffers of 912x480 (1.75 MB) (no rows ahead, 112 spare)") == true, "\(chain.notes)")
     }
 
@@ -72,8 +84,8 @@ extension SDLSuite { @Suite struct RefusedBufferMemoryTests {
         let shared = try #require(presenter)
         var notes: [String] = []
         present(headless, shared, frames: 6, notes: &notes)
-        // Turned, two steps down first, a line each; unturned, no step to take.
-        #expect(notes.count == (rotation.crosswise ? 2 : 0), "\(notes)")
+        // Turned, every step down first, a line each; unturned, no step to take.
+        #expect(notes.count == (rotation.crosswise ? RingRoom.Step.allCases.count - 1 : 0), "\(notes)")
         let why = try #require(shared.cannotShow)
         #expect(shared.loss != nil)
         let least = rotation.crosswise ? "912x480 (1.75 MB)" : "480x900 (1.73 MB)"

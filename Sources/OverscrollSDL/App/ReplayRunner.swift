@@ -43,6 +43,9 @@ public final class ReplayRunner {
         /// headless window's surface: the DRM path's work without a DRM device (the
         /// rotation benchmark).
         public var memoryBuffers = false
+        /// The bytes those buffers may take together (nil: any): a driver's video memory,
+        /// as bochs-drm's, where the list's ring steps down (`RingRoom`).
+        public var memoryLimit: Int?
 
         public init(script: GestureScript) { self.script = script }
     }
@@ -90,7 +93,7 @@ public final class ReplayRunner {
         if options.memoryBuffers {
             let (width, height) = (Int32((Double(options.width) * (options.scale ?? 1)).rounded()),
                                    Int32((Double(options.height) * (options.scale ?? 1)).rounded()))
-            display.presenter = PresenterTable.inMemory(MemoryBufferChain(), width: width, height: height,
+            display.presenter = PresenterTable.inMemory(MemoryBufferChain(limit: options.memoryLimit ?? .max), width: width, height: height,
                                                         reason: "buffers in memory, as the console's DRM path")
         }
         self.options = options

@@ -7,7 +7,12 @@
 /// and was restarted for ever). Each step asks for less and costs only speed:
 ///
 /// - `full`: the rows ahead, and spare rows for half the window (a new base, which writes
-///   the text that moved, half as often as with an eighth);
+///   the text that moved, a quarter as often as with an eighth);
+/// - `threeEighths`, `quarter`: the rows ahead, and spare rows for 3/8 or 1/4 of the
+///   window: a driver a little short of the full room keeps most of it (bochs-drm at
+///   1280x800 refuses the full 12.70 MB by 16 KB; with an eighth at once, the turned
+///   frame's turn cost 2.2x the instructions it does with the full room, callgrind of
+///   `overscroll-bench rotation --memory 12.6`: docs/performance.md);
 /// - `spare`: the rows ahead, and the eighth of the window an unturned ring keeps;
 /// - `bare`: no rows ahead (a band at the window's edge is written again as it scrolls
 ///   in), the eighth.
@@ -15,7 +20,12 @@
 /// An unturned ring has neither: every step asks for the same, and the first refusal is
 /// the last (`lower` answers nil).
 struct RingRoom: Equatable {
-    enum Step: Int, CaseIterable { case full, spare, bare }
+    enum Step: Int, CaseIterable {
+        case full, threeEighths, quarter, spare, bare
+
+        /// The spare rows, in eighths of the window.
+        var eighths: Int { [4, 3, 2, 1, 1][rawValue] }
+    }
 
     private(set) var step = Step.full
 
@@ -29,7 +39,7 @@ struct RingRoom: Equatable {
         // Two bands: a scroll of up to 16 rows a frame writes no band twice.
         let rowsAhead = ahead && step != .bare ? 2 * n : 0
         let lines = height + 2 * rowsAhead
-        let spare = step == .full ? max(1, height / 2) : max(1, height / 8)
+        let spare = max(1, height * Int32(step.eighths) / 8)
         return (rowsAhead, (lines + spare + n - 1) / n * n - lines)
     }
 
