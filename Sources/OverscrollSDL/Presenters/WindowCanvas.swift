@@ -23,7 +23,12 @@ struct WindowCanvas {
     /// coordinates are the app's.
     private let turn: ScreenRotation
     /// Where a canvas turned 90° or 270° gathers its rows (`TurnStrip`); nil otherwise.
-    private let strip: TurnStrip?
+    /// Not retained (`Unmanaged`, read without a retain): the strip is its presenter's,
+    /// which outlives every canvas it lends (one a frame), and a canvas holding no counted
+    /// reference copies as plain bytes, where a retained one cost a retain, a release and
+    /// Optional's generic copy each time it was passed (docs/performance.md, "The unturned
+    /// rows out of the band loop").
+    private let strip: Unmanaged<TurnStrip>?
     let bounds: SDL_Rect
     var clip: SDL_Rect
 
@@ -53,7 +58,8 @@ struct WindowCanvas {
     /// `height` pixels wide), so a frame drawn at the app's size is written turned, with no
     /// pass of its own. Such a canvas takes only `fill(row:…)` and `copy(row:…)` (what a
     /// buffer of the shared-memory presenter is written with), and at 90° and 270° needs
-    /// `strip` (at least `width` wide), where its rows gather until `finish()` writes them
+    /// `strip` (at least `width` wide, kept by the caller while the canvas is used: the
+    /// canvas does not retain it), where its rows gather until `finish()` writes them
     /// (`TurnStrip`): the writer calls `finish()` before the memory is shown.
     init(pixels: UnsafeMutablePointer<UInt32>, stride: Int, width: Int32, height: Int32, format: UnsafeMutablePointer<SDL_PixelFormat>,
          turn: ScreenRotation = .none, strip: TurnStrip? = nil) {
@@ -66,7 +72,7 @@ struct WindowCanvas {
         if turn.crosswise {
             guard let strip else { preconditionFailure("a canvas turned 90° or 270° writes through a strip") }
             strip.begin(pixels: pixels, stride: stride, width: width, height: height, turn: turn)
-            self.strip = strip
+            self.strip = Unmanaged.passUnretained(strip)
         } else {
             self.strip = nil
         }
@@ -74,7 +80,7 @@ struct WindowCanvas {
 
     /// Writes what a canvas turned 90° or 270° still holds in its strip to its memory; to
     /// be called once it is written, before the memory is shown. Nothing to do otherwise.
-    func finish() { strip?.finish() }
+    func finish() { strip?._withUnsafeGuaranteedRef { $0.finish() } }
 
     /// The rows written to memory together with pixel row `row` (inside the canvas): at 90°
     /// and 270°, the strip's band of `TurnStrip.rows` rows that make one cache line of each
@@ -115,7 +121,8 @@ struct WindowCanvas {
         case .half: Self.fill(pixels + (h - 1 - Int(row)) * stride + w - Int(to), count: Int(to - from), with: pixel)
         case .quarter, .threeQuarters:
             // A column of the memory: gathered unturned, written a cache line at a time.
-            Self.fill(strip.unsafelyUnwrapped.gather(row: row, from: from, to: to), count: Int(to - from), with: pixel)
+            Self.fill(strip.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.gather(row: row, from: from, to: to) },
+                      count: Int(to - from), with: pixel)
         }
     }
 
@@ -150,7 +157,8 @@ struct WindowCanvas {
             // The row mirrored: the canvas's x is the memory's w − 1 − x.
             ovs_copy_reversed(pixels + (h - 1 - Int(row)) * stride + (w - 1 - from), source, Int32(n))
         case .quarter, .threeQuarters:
-            strip.unsafelyUnwrapped.gather(row: row, from: Int32(from), to: end).update(from: source, count: n)
+            strip.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.gather(row: row, from: Int32(from), to: end) }
+                .update(from: source, count: n)
         }
     }
 
