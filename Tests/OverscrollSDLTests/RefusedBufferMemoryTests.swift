@@ -44,13 +44,28 @@ extension SDLSuite { @Suite struct RefusedBufferMemoryTests {
     }
 
     @Test(arguments: [ScreenRotation.quarter, .threeQuarters])
-    func refusedAtTheFlipTheRingStepsDownToTheLeastAndShowsEveryFrameRight(rotation: ScreenRotation) throws {
+    func refusedAtTheFlipTheRingStepsDownToNoRowsAheadAndShowsEveryFrameRight(rotation: ScreenRotation) throws {
         let chain = MemoryChain(most: 2)
         chain.limit = 2 * Self.bytes(.bare)
         chain.refusesAtFlip = true
         try SharedMemoryPresenterTests().replay(rotation: rotation, scale: 1, app: Self.app, chain: chain)
-        #expect(chain.notes.count == RingRoom.Step.allCases.count - 1, "\(chain.notes)")
+        #expect(chain.notes.count == RingRoom.Step.bare.rawValue, "\(chain.notes)")
         #expect(chain.notes.last?.contains("buffers of 912x480 (1.75 MB) (no rows ahead, 112 spare)") == true, "\(chain.notes)")
+    }
+
+    /// Unturned, the ring's eighth refused (QEMU's VGA at 1280x1024 beside fbcon): one
+    /// spare row, every frame still the scene drawn whole, at the mode set or a flip.
+    @Test(arguments: [false, true])
+    func refusedTheEighthAnUnturnedRingKeepsOneSpareRow(atFlip: Bool) throws {
+        let rows = RingRoom(step: .least).rows(height: 800, bands: false, ahead: false)
+        #expect(rows == 801 && RingRoom().rows(height: 800, bands: false, ahead: false) == 900)
+        let chain = MemoryChain(most: 2)
+        chain.limit = 2 * Int(rows) * 480 * 4
+        chain.refusesAtFlip = atFlip
+        try SharedMemoryPresenterTests().replay(rotation: .none, scale: 1, app: Self.app, chain: chain)
+        #expect(chain.notes.count == 1, "\(chain.notes)")
+        #expect(chain.notes.first?.hasSuffix("the list's ring asks for less: buffers of 480x801 (1.54 MB) (no rows ahead, 1 spare) "
+                                             + "instead of 480x900 (1.73 MB) (no rows ahead, 100 spare)") == true, "\(chain.notes)")
     }
 
     /// Frames drawn and presented as the live loop does, the notes taken after each.
@@ -84,11 +99,11 @@ extension SDLSuite { @Suite struct RefusedBufferMemoryTests {
         let shared = try #require(presenter)
         var notes: [String] = []
         present(headless, shared, frames: 6, notes: &notes)
-        // Turned, every step down first, a line each; unturned, no step to take.
-        #expect(notes.count == (rotation.crosswise ? RingRoom.Step.allCases.count - 1 : 0), "\(notes)")
+        // Turned, every step down first, a line each; unturned, one (the eighth to one row).
+        #expect(notes.count == (rotation.crosswise ? RingRoom.Step.allCases.count - 1 : 1), "\(notes)")
         let why = try #require(shared.cannotShow)
         #expect(shared.loss != nil)
-        let least = rotation.crosswise ? "912x480 (1.75 MB)" : "480x900 (1.73 MB)"
+        let least = rotation.crosswise ? "816x480 (1.57 MB)" : "480x801 (1.54 MB)"
         #expect(why == "the driver has no memory for the screen's buffers, \(least) each the least asked for: "
                 + "a buffer of \(least.prefix { $0 != " " }): Cannot allocate memory", "\(why)")
     }

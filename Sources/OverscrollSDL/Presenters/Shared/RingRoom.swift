@@ -15,16 +15,25 @@
 ///   `overscroll-bench rotation --memory 12.6`: docs/performance.md);
 /// - `spare`: the rows ahead, and the eighth of the window an unturned ring keeps;
 /// - `bare`: no rows ahead (a band at the window's edge is written again as it scrolls
-///   in), the eighth.
+///   in), the eighth;
+/// - `least`: no rows ahead and one spare row (a band, turned): a buffer is hardly more
+///   than the screen, and a scroll writes the whole window anew, as a framebuffer's copy
+///   does.
 ///
-/// An unturned ring has neither: every step asks for the same, and the first refusal is
-/// the last (`lower` answers nil).
+/// An unturned ring has no rows ahead: its one step down is the eighth to `least`. QEMU's
+/// standard VGA (bochs-drm: 16 MiB, fbcon's console in it) needs it at 1280x1024: two
+/// buffers with the eighth (5.9 MB each) do not fit beside fbcon's 5.2 MB, two of one
+/// spare row (5.25 MB) do. At 1920x1080 not even those do: the mode set takes one, the
+/// first flip is refused, and the run ends saying so (one buffer drawn in place is not
+/// built).
 struct RingRoom: Equatable {
     enum Step: Int, CaseIterable {
-        case full, threeEighths, quarter, spare, bare
+        case full, threeEighths, quarter, spare, bare, least
 
-        /// The spare rows, in eighths of the window.
-        var eighths: Int { [4, 3, 2, 1, 1][rawValue] }
+        /// The spare rows, in eighths of the window (`least`: one row, none here).
+        var eighths: Int { [4, 3, 2, 1, 1, 0][rawValue] }
+        /// Whether a turned ring keeps its rows ahead at this step.
+        var ahead: Bool { rawValue < Step.bare.rawValue }
     }
 
     private(set) var step = Step.full
@@ -34,10 +43,10 @@ struct RingRoom: Equatable {
     /// the buffer is turned 90° or 270° and takes rows 16 at a time (`TurnStrip`), so the
     /// rows come in whole bands; `ahead`: it writes rows ahead at all.
     func layout(height: Int32, bands: Bool, ahead: Bool) -> (ahead: Int32, extra: Int32?) {
-        guard bands else { return (0, nil) }
+        guard bands else { return (0, step == .least ? 1 : nil) }
         let n = Int32(TurnStrip.rows)
         // Two bands: a scroll of up to 16 rows a frame writes no band twice.
-        let rowsAhead = ahead && step != .bare ? 2 * n : 0
+        let rowsAhead = ahead && step.ahead ? 2 * n : 0
         let lines = height + 2 * rowsAhead
         let spare = max(1, height * Int32(step.eighths) / 8)
         return (rowsAhead, (lines + spare + n - 1) / n * n - lines)
