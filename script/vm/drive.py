@@ -108,7 +108,7 @@ MATRIX = {
               "append": "modprobe.blacklist=bochs", "screen": (W, H), "touch": f"multi:{W - 1}:{H - 1}", "kiosk": {"content": ROWS},
               # The same VGA and mode on DRM: bochs-drm loaded by hand (the blacklist is
               # for udev's aliases) takes the screen over from efifb.
-              "compare": {"what": "DRM (bochs-drm, the same VGA)", "kiosk": {"content": ROWS}, "opens": "/dev/dri/card",
+              "compare": {"what": "DRM (bochs-drm, the same VGA)", "kiosk": {"content": ROWS}, "opens": "/dev/dri/card", "one_way": True,
                           "sh": "modprobe bochs && for i in $(seq 100); do [ -e /dev/dri/card0 ] && break; sleep 0.2; done; ls /dev/dri"}},
 }
 # The cage unit's boot: virtio-gpu alone, as before the matrix (no USB controller).
@@ -1423,18 +1423,66 @@ class Run:
     def same_panel(self, name, spec, unit):
         """Issue 48's CPU bars on one machine: the boot's kiosk started again as the spec's
         `compare` says (unrotated; on the DRM driver of the same VGA), the same gestures
-        played (CPU_MATRIX_RUNS each side, the boot's own run first), and `cpu`: the boot's
-        CPU a frame over the other's, medians, at most CPU_BAR."""
+        played CPU_MATRIX_RUNS times a side, and `cpu`: the boot's CPU a frame over the
+        other's, medians, at most CPU_BAR. The sides take turns, A B B A (A: the boot's own
+        run first; A B B A A B ... with more runs), so the host's load, which moves TCG's
+        speed by half within minutes (unturned 5.5-10.3 ms a frame in four boots,
+        2026-12-03), falls on both alike; a side that cannot be gone back to (`one_way`:
+        efifb is gone once bochs-drm has the VGA) has its runs first, then the other's."""
         vm, c, cmp = self.vm, self.c, spec["compare"]
-        mine = [self.cpu[name]["gestures"]] if self.cpu.get(name, {}).get("gestures") else []
+        other = dict(spec, rotate=cmp.get("rotate", spec.get("rotate", 0)), kiosk=cmp["kiosk"])
+        runs = {"mine": [self.cpu[name]["gestures"]] if self.cpu.get(name, {}).get("gestures") else [], "theirs": []}
         pid = self.app_pid()
         csv = vm.out(f"readlink /proc/{pid}/fd/* | grep -m1 '/frames.csv$'") if pid else ""
-        while pid and csv and len(mine) < CPU_MATRIX_RUNS:
-            mine.append(self.gesture_cpu(Panel(vm, spec), pid, csv))
-        other = dict(spec, rotate=cmp.get("rotate", spec.get("rotate", 0)), kiosk=cmp["kiosk"])
-        kiosk = "".join(f"{k} = {v if re.fullmatch(r'-?[0-9.]+|true|false', v) else json.dumps(v)}\\n" for k, v in cmp["kiosk"].items())
+        side, why, screen, started = "mine", "", "", ""
+        # A B B A A B ...: `order` the sides played, the boot's own run first.
+        order, pattern = ["mine"] * len(runs["mine"]), ["mine", "theirs", "theirs", "mine"]
+        while len(runs["mine"]) < CPU_MATRIX_RUNS or len(runs["theirs"]) < CPU_MATRIX_RUNS:
+            want = "mine" if len(runs["mine"]) < CPU_MATRIX_RUNS else "theirs"
+            if not cmp.get("one_way"):
+                want = pattern[len(order) % 4] if len(runs[pattern[len(order) % 4]]) < CPU_MATRIX_RUNS else want
+            if want != side:
+                pid, csv, held, line, why = self.start_side(unit, cmp["kiosk"] if want == "theirs" else spec["kiosk"],
+                                                            cmp.get("sh", "true") if want == "theirs" else "true")
+                side = want
+                if want == "theirs":
+                    screen, started = held, line
+                if why or (want == "theirs" and cmp.get("opens", "/") not in held):
+                    why = why or f"it holds {held or 'no screen'}"
+                    break
+            if not (pid and csv):
+                why = f"no running overscroll-app with a frames.csv (pid {pid})"
+                break
+            runs[side].append(self.gesture_cpu(Panel(vm, spec if side == "mine" else other), pid, csv))
+            order.append(side)
+        self.phase(f"{name}: {cmp['what']}")
+        mine, theirs = runs["mine"], runs["theirs"]
+        self.cpu[name]["runs"] = mine
+        self.cpu[name]["compare"] = {"what": cmp["what"], "start_line": started, "screen": screen, "runs": theirs,
+                                     "order": "".join("A" if o == "mine" else "B" for o in order)}
+        if why or len(mine) < CPU_MATRIX_RUNS or len(theirs) < CPU_MATRIX_RUNS:
+            return c.record(f"{name}.cpu", False, f"no {cmp['what']} kiosk to compare with, or this boot's not back: {why} "
+                            f"(runs {len(mine)} and {len(theirs)}); start line: {started or 'none'}")
+        a, b = (statistics.median(r["ms_per_frame"] for r in runs) for runs in (mine, theirs))
+        ratio = a / max(b, 0.01)
+        self.cpu[name]["compare"].update(ms_per_frame=round(b, 2), ratio=round(ratio, 2), bar=CPU_BAR)
+        self.cpu[name]["ms_per_frame"] = round(a, 2)
+        order = self.cpu[name]["compare"]["order"]
+        print(f"{ME}: cpu: {name}: {a:.2f} ms a frame (median of {len(mine)}), {cmp['what']} {b:.2f} ms (median of {len(theirs)}), "
+              f"played {order}: {ratio:.2f}x", flush=True)
+        good = all(r["refreshed"] and r["tapped"] for r in mine + theirs)
+        c.record(f"{name}.cpu", good and ratio <= CPU_BAR,
+                 f"CPU a frame over the same gestures, medians of {len(mine)}, played {order} (A this boot's): this boot {a:.2f} ms, "
+                 f"{cmp['what']} on the same machine {b:.2f} ms: {ratio:.2f}x (at most {CPU_BAR}x); this boot's runs: "
+                 + "; ".join(self.run_words(r) for r in mine) + f"; {cmp['what']} (holding {screen}): " + "; ".join(self.run_words(r) for r in theirs))
+
+    def start_side(self, unit, settings, sh):
+        """The kiosk restarted with `settings` as its boot drop-in (`sh` run first, the unit
+        stopped): its pid, frames.csv, the screen it holds, its start line, and why not."""
+        vm = self.vm
+        kiosk = "".join(f"{k} = {v if re.fullmatch(r'-?[0-9.]+|true|false', v) else json.dumps(v)}\\n" for k, v in settings.items())
         cur = self.cursor()
-        rc, said = vm.sh(f"systemctl stop {unit}; {cmp.get('sh', 'true')} && printf '{kiosk}' > /etc/overscroll/kiosk.toml.d/55-vm-boot.toml "
+        rc, said = vm.sh(f"systemctl stop {unit}; {sh} && printf '{kiosk}' > /etc/overscroll/kiosk.toml.d/55-vm-boot.toml "
                          f"&& systemctl start {unit}", 180)
         self.wait("active", lambda: self.show(unit, "SubState").get("SubState") == "running", 120, 1)
         started = [l for l in self.journal(unit, cur).splitlines() if "started: video" in l]
@@ -1442,27 +1490,8 @@ class Run:
         csv = vm.out(f"readlink /proc/{pid}/fd/* | grep -m1 '/frames.csv$'") if pid else ""
         # The screen it shows on: the device it holds open (the start line names no presenter).
         screen = vm.out(f"readlink /proc/{pid}/fd/* | grep -E '^/dev/(dri/card|fb)' | sort -u | tr '\\n' ' '") if pid else ""
-        theirs = []
-        ok = rc == 0 and bool(started) and bool(csv) and cmp.get("opens", "/") in screen
-        while ok and len(theirs) < CPU_MATRIX_RUNS:
-            theirs.append(self.gesture_cpu(Panel(vm, other), pid, csv))
-        self.phase(f"{name}: {cmp['what']}")
-        self.cpu[name]["runs"] = mine
-        self.cpu[name]["compare"] = {"what": cmp["what"], "start_line": started[-1] if started else "", "screen": screen, "runs": theirs}
-        if not ok or not mine or not theirs:
-            return c.record(f"{name}.cpu", False, f"no {cmp['what']} kiosk to compare with: {cmp.get('sh', '')} exit {rc} "
-                            f"({' | '.join(said.splitlines()[-2:])[:200]}); start line: {started[-1] if started else 'none'}; it holds {screen or 'no screen'}")
-        a, b = (statistics.median(r["ms_per_frame"] for r in runs) for runs in (mine, theirs))
-        ratio = a / max(b, 0.01)
-        self.cpu[name]["compare"].update(ms_per_frame=round(b, 2), ratio=round(ratio, 2), bar=CPU_BAR)
-        self.cpu[name]["ms_per_frame"] = round(a, 2)
-        print(f"{ME}: cpu: {name}: {a:.2f} ms a frame (median of {len(mine)}), {cmp['what']} {b:.2f} ms (median of {len(theirs)}): "
-              f"{ratio:.2f}x", flush=True)
-        good = all(r["refreshed"] and r["tapped"] for r in mine + theirs)
-        c.record(f"{name}.cpu", good and ratio <= CPU_BAR,
-                 f"CPU a frame over the same gestures, medians of {len(mine)}: this boot {a:.2f} ms, {cmp['what']} on the same machine "
-                 f"{b:.2f} ms: {ratio:.2f}x (at most {CPU_BAR}x); this boot's runs: " + "; ".join(self.run_words(r) for r in mine)
-                 + f"; {cmp['what']} (holding {screen}): " + "; ".join(self.run_words(r) for r in theirs))
+        why = "" if rc == 0 and started and csv else f"{sh} exit {rc} ({' | '.join(said.splitlines()[-2:])[:200]})"
+        return pid, csv, screen, started[-1] if started else "", why
 
     def headless(self, name, size, script):
         """A headless frame drawn now by the same build (overscroll-bench picture, the rows
