@@ -31,7 +31,15 @@ struct RingRoom: Equatable {
         case full, threeEighths, quarter, spare, bare, least
 
         /// The spare rows, in eighths of the window (`least`: one row, none here).
-        var eighths: Int { [4, 3, 2, 1, 1, 0][rawValue] }
+        var eighths: Int32 {
+            switch self {
+            case .full: 4
+            case .threeEighths: 3
+            case .quarter: 2
+            case .spare, .bare: 1
+            case .least: 0
+            }
+        }
         /// Whether a turned ring keeps its rows ahead at this step.
         var ahead: Bool { rawValue < Step.bare.rawValue }
     }
@@ -48,7 +56,7 @@ struct RingRoom: Equatable {
         // Two bands: a scroll of up to 16 rows a frame writes no band twice.
         let rowsAhead = ahead && step.ahead ? 2 * n : 0
         let lines = height + 2 * rowsAhead
-        let spare = max(1, height * Int32(step.eighths) / 8)
+        let spare = max(1, height * step.eighths / 8)
         return (rowsAhead, (lines + spare + n - 1) / n * n - lines)
     }
 
