@@ -47,8 +47,9 @@ struct ListLines {
             ring.removeAll()
             self.width = width
         }
-        let blank = Line(fill: fill)
-        for y in next.indices { next[y] = blank }
+        // Through a pointer: a store a line, not an array's checks (docs/performance.md,
+        // "The rows' walks").
+        next.withUnsafeMutableBufferPointer { $0.update(repeating: Line(fill: fill)) }
         nextImages.removeAll(keepingCapacity: true)
         return resized
     }
@@ -57,7 +58,7 @@ struct ListLines {
     mutating func set(from: Int32, to: Int32, _ line: Line) {
         let low = max(0, Int(from + ahead)), high = min(next.count, Int(to + ahead))
         guard low < high else { return }
-        for y in low..<high { next[y] = line }
+        next.withUnsafeMutableBufferPointer { ($0.baseAddress! + low).update(repeating: line, count: high - low) }
     }
 
     /// Sets the pixel rows `from..<to` to successive lines of an image, from its first:
@@ -201,13 +202,17 @@ struct ListLines {
 
     /// The ring row for the window's top that leaves the fewest pixels to write: the current
     /// one, or one where a line of the frame's first few images already is (a guess at how
-    /// far the list moved, checked against every row).
+    /// far the list moved, checked against every row). A cost is counted only as far as it
+    /// decides (`cost(_:first:below:)`): a list that moved differs from the current row on
+    /// nearly every line, and counting all of them was a walk of every line a frame.
     private func bestFirst(_ held: [Line]) -> Int32 {
-        let height = next.count
-        var best = (first: Int(ringFirst), cost: cost(held, first: Int(ringFirst)))
+        let height = next.count, current = Int(ringFirst)
+        guard cost(held, first: current, below: 1) > 0 else { return ringFirst }
+        // The current row's cost is counted once a guess needs it (nil until then; above 0).
+        var best: (first: Int, cost: Int?) = (current, nil)
         var tried: (UInt32, UInt32, UInt32) = (0, 0, 0)
         var guesses = 0, y = 0
-        while y < height && guesses < 3 && best.cost > 0 {
+        while y < height && guesses < 3 && best.cost != 0 {
             let line = next[y]
             y += 1
             guard line.image != 0, line.image != tried.0, line.image != tried.1, line.image != tried.2 else { continue }
@@ -216,20 +221,31 @@ struct ListLines {
             guard let slot = held.firstIndex(where: { $0.image == line.image && $0.imageLine == line.imageLine }) else { continue }
             let first = ((slot - (y - 1)) % height + height) % height
             guard first != best.first else { continue }
-            let cost = cost(held, first: first)
-            if cost < best.cost { best = (first, cost) }
+            if let known = best.cost {
+                let cost = cost(held, first: first, below: known)
+                if cost < known { best = (first, cost) }
+            } else {
+                let cost = cost(held, first: first)
+                // The current row keeps its place unless it costs more than the guess.
+                let stay = self.cost(held, first: current, below: cost + 1)
+                best = cost < stay ? (first, cost) : (current, stay)
+            }
         }
         return Int32(best.first)
     }
 
-    /// Pixels `writeRing` would write with the window's top at ring row `first`.
-    private func cost(_ held: [Line], first: Int) -> Int {
+    /// Pixels `writeRing` would write with the window's top at ring row `first`, counted
+    /// until they reach `bound` (then at least `bound`; exact below it).
+    private func cost(_ held: [Line], first: Int, below bound: Int = .max) -> Int {
         var total = 0, slot = first
         held.withUnsafeBufferPointer { held in
             next.withUnsafeBufferPointer { next in
                 for y in next.indices {
                     let (from, to) = PixelLine.change(from: held[slot], to: next[y], width: width)
-                    if from < to { total += Int(to - from) }
+                    if from < to {
+                        total += Int(to - from)
+                        if total >= bound { return }
+                    }
                     slot += 1
                     if slot == next.count { slot = 0 }
                 }
