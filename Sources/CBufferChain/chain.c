@@ -33,6 +33,18 @@ int ovs_chain_reshape(ovs_chain *c, const void *want) {
     return 0;
 }
 
+int ovs_chain_trim(ovs_chain *c, int most) {
+    for (int i = most; i < c->count; i++)
+        if (c->state[i] == ovs_chain_queued || c->state[i] == ovs_chain_shown) return 0;
+    for (int i = c->count - 1; i >= most; i--) {
+        c->ops->drop(c->owner, i);
+        c->state[i] = c->fresh[i] = 0;
+        if (c->current == i) c->current = -1;
+    }
+    if (c->count > most) c->count = most;
+    return 1;
+}
+
 int ovs_chain_cancel(ovs_chain *c) {
     int slot = c->current;
     c->current = -1;
@@ -57,6 +69,9 @@ int ovs_chain_acquire(ovs_chain *c, const void *want, int most, int timeout_ms) 
             slot = c->count++;
             c->fresh[slot] = 1;
         }
+        // Allowed one buffer only (DRM's driver had memory for no second: RingRoom's
+        // last step), that one is drawn where it is shown, once no flip of it is pending.
+        if (slot < 0 && most == 1 && c->count == 1 && c->state[0] == ovs_chain_shown) slot = 0;
         if (slot >= 0) {
             c->state[slot] = ovs_chain_drawn;
             c->current = slot;

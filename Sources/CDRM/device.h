@@ -15,6 +15,7 @@ typedef struct {
     uint64_t size;
     uint32_t *pixels;       // mapped
     uint32_t fb;            // the framebuffer over it (0: none yet)
+    uint32_t shown_fb;      // the one before, kept while it is on the screen (`framebuffer`)
     uint32_t fb_offset;     // the byte the framebuffer starts from (framebuffer offsets)
     int width, height;      // shown
     int columns, rows;      // the memory: a ring is wider (a turned screen's) or taller
@@ -38,6 +39,7 @@ struct ovs_drm {
     // on the screen (CBufferChain).
     ovs_chain chain;
     int modeset;        // the next commit sets the mode (first, and after the VT came back)
+    uint32_t scanout_fb, queued_fb;     // the framebuffer on the screen, and the one flipped to
     int broken;
     int refused;        // the first mode set was refused: another program is DRM master
     int active;         // the device is ours (DRM master) to show on

@@ -43,6 +43,7 @@ static void drop_fb(ovs_drm *d, ovs_dumb_buffer *b) {
 
 static void drop(ovs_drm *d, ovs_dumb_buffer *b) {
     drop_fb(d, b);
+    if (b->shown_fb) drmModeRmFB(d->fd, b->shown_fb);
     if (b->pixels) munmap(b->pixels, b->size);
     if (b->handle) {
         struct drm_mode_destroy_dumb destroy = { .handle = b->handle };
@@ -53,10 +54,20 @@ static void drop(ovs_drm *d, ovs_dumb_buffer *b) {
 
 // A framebuffer showing the buffer from pixel (`x`, `y`) on (framebuffer offsets: a ring
 // row, or a turned screen's ring column, 4 bytes a pixel on), or all of it (source
-// rectangle): remade only while the buffer is off the screen.
+// rectangle). One buffer drawn where it is shown (the chain's `most` 1) is shown from
+// its next row through a second framebuffer: the one on the screen goes only once the
+// flip away from it is done (a framebuffer removed while scanned out turns the CRTC off).
 static int framebuffer(ovs_drm *d, ovs_dumb_buffer *b, int x, int y) {
     uint32_t fb_offset = d->info.source_offset ? 0 : (uint32_t)y * b->pitch + (uint32_t)x * 4;
     if (b->fb && b->fb_offset == fb_offset) return 1;
+    if (b->shown_fb && b->shown_fb != d->scanout_fb) {
+        drmModeRmFB(d->fd, b->shown_fb);
+        b->shown_fb = 0;
+    }
+    if (b->fb && b->fb == d->scanout_fb && !b->shown_fb) {
+        b->shown_fb = b->fb;
+        b->fb = 0;
+    }
     drop_fb(d, b);
     uint32_t handles[4] = { b->handle }, pitches[4] = { b->pitch }, offsets[4] = { fb_offset };
     int width = d->info.source_offset ? b->columns : b->width, height = d->info.source_offset ? b->rows : b->height;
@@ -108,6 +119,7 @@ static void flip_done(int fd, unsigned int sequence, unsigned int sec, unsigned 
     ovs_drm *d = data;
     // None queued: an event from before the VT switched away, or a new size.
     if (!ovs_chain_flipped(&d->chain)) return;
+    d->scanout_fb = d->queued_fb;
     // The vblank the flip happened at: when the frame left for the glass.
     d->shown_seq = d->pending_seq;
     d->shown_usec = (long long)sec * 1000000 + usec;
@@ -180,8 +192,14 @@ uint32_t *ovs_drm_acquire(ovs_drm *d, int width, int height, int columns, int ro
     if (width <= 0 || height <= 0 || x < 0 || y < 0 || columns < width + x || rows < height + y) return NULL;
     if (width > d->info.width || height > d->info.height) return NULL;
     size_wanted want = { width, height, columns, rows };
-    // Another size: all go, the shown one too (the mode is set again with the next).
+    // Another size: all go, the shown one too (the mode is set again with the next). One
+    // buffer from now on (drawn where it is shown: the driver had memory for no second):
+    // the others go, or all where the one on the screen is not the first.
     if (ovs_chain_reshape(&d->chain, &want)) d->modeset = 1;
+    if (most == 1 && d->chain.count > 1 && !ovs_chain_trim(&d->chain, 1)) {
+        ovs_chain_clear(&d->chain);
+        d->modeset = 1;
+    }
     d->no_memory = 0;
     int slot = ovs_chain_acquire(&d->chain, &want, most < ovs_drm_most ? most : ovs_drm_most, timeout_ms);
     if (slot == ovs_chain_stalled) stall(d);
@@ -256,6 +274,7 @@ int ovs_drm_commit(ovs_drm *d) {
         r = drmModeSetCrtc(d->fd, d->crtc_id, b->fb, (uint32_t)x, (uint32_t)y, &d->connector_id, 1, &d->mode);
         if (r == 0) {
             d->modeset = 0;
+            d->scanout_fb = b->fb;
             ovs_chain_show(&d->chain, index);
             d->flips++;
             return 0;
@@ -268,6 +287,7 @@ int ovs_drm_commit(ovs_drm *d) {
             r = d->info.atomic ? commit_atomic(d, b) : drmModePageFlip(d->fd, d->crtc_id, b->fb, DRM_MODE_PAGE_FLIP_EVENT, d);
         }
         if (r == 0) {
+            d->queued_fb = b->fb;
             ovs_chain_queue(&d->chain, index);
             d->pending_seq = d->commit_seq = ++d->flip_seq;
             return 0;

@@ -163,6 +163,38 @@ import Testing
         #expect(ovs_chain_count(many.chain, ovs_chain_queued) == 2)
     }
 
+    /// One buffer only (DRM's driver had memory for no second): the one on the screen is
+    /// handed out again once its flip is done, never while one is pending; more buffers
+    /// made before go, unless one of them is on the screen.
+    @Test func oneBufferIsDrawnWhereItIsShownOnceItsFlipIsDone() {
+        let side = FakeSide(oneQueued: true, stallMs: 5000)
+        #expect(side.acquire(most: 2) == 0)
+        ovs_chain_show(side.chain, ovs_chain_cancel(side.chain))
+        #expect(side.acquire(most: 2) == 1)
+        ovs_chain_queue(side.chain, ovs_chain_cancel(side.chain))
+        // Buffer 1's flip pending: it may not go; buffer 0, shown, is not handed out.
+        #expect(ovs_chain_trim(side.chain, 1) == 0 && side.dropped.isEmpty)
+        side.answers = [.flip]
+        #expect(side.acquire(most: 2) == 0)
+        ovs_chain_queue(side.chain, ovs_chain_cancel(side.chain))
+        side.answers = [.flip]
+        _ = ovs_chain_wait(side.chain, { _ in 0 }, nil, 0)
+        #expect(side.state(0) == ovs_chain_shown && side.state(1) == ovs_chain_free)
+        #expect(ovs_chain_trim(side.chain, 1) == 1 && side.dropped == [1] && side.chain.pointee.count == 1)
+        // Shown: handed out at once, and again after each flip of it, never before.
+        #expect(side.acquire(most: 1) == 0)
+        ovs_chain_queue(side.chain, ovs_chain_cancel(side.chain))
+        #expect(side.acquire(most: 1, timeoutMs: 50) == Int32(ovs_chain_timed_out))
+        side.answers = [.flip]
+        #expect(side.acquire(most: 1) == 0)
+        #expect(side.made == [0, 1])
+        // Wayland's buffers are never asked so: with two allowed, a shown one is not drawn.
+        let two = FakeSide(oneQueued: true)
+        #expect(two.acquire(most: 1) == 0)
+        ovs_chain_show(two.chain, ovs_chain_cancel(two.chain))
+        #expect(two.acquire(most: 2) == 1)
+    }
+
     @Test func aLostOtherSideEndsEveryWait() {
         let side = FakeSide(oneQueued: false)
         #expect(side.draw(most: 1) == 0)

@@ -68,6 +68,30 @@ extension SDLSuite { @Suite struct RefusedBufferMemoryTests {
                                              + "instead of 480x900 (1.73 MB) (no rows ahead, 100 spare)") == true, "\(chain.notes)")
     }
 
+    /// Room for one buffer at the ring's least (QEMU's VGA at 1920x1080: fbcon's 8.3 MB
+    /// pinned beside the mode set's, the first flip refused): where the chain draws where
+    /// it shows (DRM), one buffer from then on, every frame shown the scene drawn whole;
+    /// where it does not (Wayland), the run cannot show and says why.
+    @Test(arguments: [ScreenRotation.none, .threeQuarters])
+    func roomForOneBufferItIsDrawnWhereItIsShown(rotation: ScreenRotation) throws {
+        let bands = rotation.crosswise
+        // One buffer of the full room fits (the mode set), never two of the least.
+        let full = RingRoom().rows(height: Int32(Self.app.height), bands: bands, ahead: bands)
+        let least = RingRoom(step: .least).rows(height: Int32(Self.app.height), bands: bands, ahead: bands)
+        #expect(2 * least > full)
+        let chain = MemoryChain(most: 2)
+        chain.limit = Int(full) * Self.app.width * 4
+        chain.refusesAtFlip = true
+        chain.drawsWhereShown = true
+        try SharedMemoryPresenterTests().replay(rotation: rotation, scale: 1, app: Self.app, chain: chain)
+        let steps = bands ? RingRoom.Step.allCases.count - 1 : 1
+        #expect(chain.notes.count == steps + 1, "\(chain.notes)")
+        let asked = bands ? "816x480 (1.57 MB)" : "480x801 (1.54 MB)"
+        #expect(chain.notes.last == "a page flip of a buffer of \(asked.prefix { $0 != " " }): Cannot allocate memory; "
+                + "one buffer of \(asked) from now on, drawn while it is shown: a frame may tear", "\(chain.notes)")
+        #expect(chain.buffers.count == 1)
+    }
+
     /// Frames drawn and presented as the live loop does, the notes taken after each.
     private func present(_ headless: Headless, _ presenter: SharedMemoryPresenter, frames: Int, notes: inout [String]) {
         var model = OverscrollModel(configuration: .init(viewportWidth: 480, viewportHeight: 800),

@@ -17,6 +17,8 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
         let most: Int
         var limit = Int.max
         var refusesAtFlip = false
+        /// As DRM's dumb buffers: asked for one, the one on the screen is drawn again.
+        var drawsWhereShown = false
         /// The presenter's journal lines, as the harness took them (`takeNotes`).
         var notes: [String] = []
         private var refusal: String?
@@ -41,6 +43,13 @@ extension SDLSuite { @Suite struct SharedMemoryPresenterTests {
                 origins = []
                 next = 0
                 shown = nil
+            }
+            // Fewer buffers (one, drawn where it is shown): the others go, as dumb.c's.
+            if Int(most) < buffers.count {
+                if let shown, shown >= Int(most) { self.shown = nil }
+                buffers.removeLast(buffers.count - Int(most))
+                origins.removeLast(origins.count - Int(most))
+                next = 0
             }
             self.shape = shape
             #expect(shape.x >= 0 && shape.y >= 0 && shape.x + shape.width <= shape.columns && shape.y + shape.height <= shape.rows)

@@ -69,9 +69,14 @@ void ovs_chain_init(ovs_chain *c, const ovs_chain_ops *ops, void *owner);
 int ovs_chain_reshape(ovs_chain *c, const void *want);
 // Drops every buffer (`ops->drop` for each).
 void ovs_chain_clear(ovs_chain *c);
+// Fewer buffers from now on: drops those past the first `most`, 1; or 0, dropping none,
+// when one of them is queued or on the screen (then the owner clears them all).
+int ovs_chain_trim(ovs_chain *c, int most);
 
 // A buffer to draw into: the first free one, else a new one while there are fewer than
-// `most` (at most ovs_chain_most), else the first to come free within `timeout_ms`.
+// `most` (at most ovs_chain_most), else the first to come free within `timeout_ms`;
+// `most` 1, with one buffer made: that one, on the screen, once its flip is done (drawn
+// where it is shown: the owner knows the screen may tear).
 // Its slot (now drawn and `current`), or ovs_chain_lost, _stalled, _timed_out (after
 // `silent` was asked) or _unmade (`make` left errno as it failed). A buffer drawn before
 // and never committed is free again.

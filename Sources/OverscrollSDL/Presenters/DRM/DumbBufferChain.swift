@@ -30,6 +30,10 @@ final class DumbBufferChain: ConsoleChain {
     /// anywhere: a turned screen's ring of columns is shown as the unturned ring of rows.
     var showsFromAnyPixel: Bool { true }
 
+    /// The display controller reads the buffer at every scan-out; written between, a
+    /// frame may show torn, never stale for good (`ovs_chain_acquire`'s `most` 1).
+    var drawsWhereShown: Bool { true }
+
     func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
         var stride: Int32 = 0, index: Int32 = 0, fresh: Int32 = 0
         guard !device.closed,

@@ -44,6 +44,11 @@ protocol BufferChain: AnyObject {
     func lastShown(waitingMs: Int32) -> Presentation?
     /// What those times are, or why there are none; nil: the presenter's default.
     var scanoutClock: String? { get }
+    /// Whether `acquire` with `most` 1 hands out the one buffer while it is shown, once
+    /// its flip is done (DRM: a scan-out buffer may be written, and may tear), so a driver
+    /// with memory for one buffer still shows frames. Wayland's compositor reads a buffer
+    /// it holds: never there.
+    var drawsWhereShown: Bool { get }
 }
 
 extension BufferChain {
@@ -51,6 +56,7 @@ extension BufferChain {
     var scanoutSequence: Int { 0 }
     func lastShown(waitingMs: Int32) -> Presentation? { nil }
     var scanoutClock: String? { nil }
+    var drawsWhereShown: Bool { false }
 }
 
 /// A buffer `BufferChain.acquire` handed out.

@@ -24,8 +24,8 @@
 /// standard VGA (bochs-drm: 16 MiB, fbcon's console in it) needs it at 1280x1024: two
 /// buffers with the eighth (5.9 MB each) do not fit beside fbcon's 5.2 MB, two of one
 /// spare row (5.25 MB) do. At 1920x1080 not even those do: the mode set takes one, the
-/// first flip is refused, and the run ends saying so (one buffer drawn in place is not
-/// built).
+/// first flip is refused, and the presenter keeps that one buffer, drawn while it is
+/// shown (`SharedMemoryPresenter.oneBuffer`).
 struct RingRoom: Equatable {
     enum Step: Int, CaseIterable {
         case full, threeEighths, quarter, spare, bare, least

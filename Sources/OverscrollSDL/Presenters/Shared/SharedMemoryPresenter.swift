@@ -66,6 +66,9 @@ final class SharedMemoryPresenter: Presenter {
     private var notes: [String] = []
     /// The driver refused even the least memory this asks for: nothing can be shown.
     private(set) var cannotShow: String?
+    /// The driver had memory for one buffer only, at the ring's least (`refused`): that
+    /// one is drawn while it is shown (`BufferChain.drawsWhereShown`), and may tear.
+    private(set) var oneBuffer = false
     var scanoutSequence: Int { chain.scanoutSequence }
     func lastShown(waitingMs: Int32) -> Presentation? { chain.lastShown(waitingMs: waitingMs) }
     /// The list's ring, where the painter keeps the list in one, and what its buffers
@@ -238,7 +241,7 @@ final class SharedMemoryPresenter: Presenter {
             for rect in changed { RingBuffers.add(rect, to: &stale[i]) }
         }
         let shape = rotation.buffer(width: width, height: height, rows: height, offset: 0)
-        guard let got = acquire(shape, most: Int32(chain.most)) else { return }
+        guard let got = acquire(shape, most: oneBuffer ? 1 : Int32(chain.most)) else { return }
         if got.fresh { stale[got.index] = [window] }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
         strip.reserve(width: rotation.crosswise ? Int(width) : 0)
@@ -272,7 +275,7 @@ final class SharedMemoryPresenter: Presenter {
         // Two: the one on screen and the next. A third, made when a release is late,
         // would cost more memory (a window and a half) than the wait.
         let shape = rotation.buffer(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset + buffers.ahead)
-        guard let got = acquire(shape, most: 2) else { return }
+        guard let got = acquire(shape, most: oneBuffer ? 1 : 2) else { return }
         let source = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
         strip.reserve(width: rotation.crosswise ? Int(ring.width) : 0)
         let buffer = WindowCanvas(pixels: got.pixels, stride: got.stride, width: ring.width, height: buffers.rows,
@@ -321,11 +324,19 @@ final class SharedMemoryPresenter: Presenter {
     /// The driver had no memory for buffers of `shape` (`words`, its own; the frame was not
     /// shown): the list's ring asks for less (`RingRoom`), said once a step (`takeNotes`),
     /// and the next frame is drawn whole at the new size. Where the least is asked
-    /// already, nothing can be shown (`cannotShow`).
+    /// already, one buffer, drawn while it is shown, where the chain allows (QEMU's VGA
+    /// at 1920x1080: fbcon's 8.3 MB pinned beside the mode set's leaves no room for a
+    /// second); then nothing can be shown (`cannotShow`).
     private func refused(_ words: String, shape: BufferShape) {
         let asked = RingRoom.describe(shape), bands = rotation.crosswise
         guard let ring, let lower = room.lower(height: ring.height, bands: bands, ahead: writesAhead) else {
-            cannotShow = "the driver has no memory for the screen's buffers, \(asked) each the least asked for: \(words)"
+            if ring != nil, !oneBuffer, chain.drawsWhereShown {
+                oneBuffer = true
+                notes.append("\(words); one buffer of \(asked) from now on, drawn while it is shown: a frame may tear")
+                return screenLost()
+            }
+            let buffers = oneBuffer ? "one buffer of \(asked), the least" : "\(asked) each the least"
+            cannotShow = "the driver has no memory for the screen's buffers, \(buffers) asked for: \(words)"
             return
         }
         let before = room.describe(height: ring.height, bands: bands, ahead: writesAhead)
