@@ -107,6 +107,11 @@ MATRIX = {
     # (RingRoom's least, one spare row) shows it; before, the first flip ended the run.
     "bochs-1280x1024": {"qemu": ["-device", "VGA,edid=on,xres=1280,yres=1024"], "screen": (1280, 1024),
                         "touch": "multi:4095:4095", "kiosk": {"content": ROWS}},
+    # The same VGA at 1920x1080: fbcon's 8.3 MB leaves room for one buffer, not two even
+    # of one spare row: after the least, one buffer drawn while it is shown (the first
+    # flip ended the run before).
+    "bochs-1920x1080": {"qemu": ["-device", "VGA,edid=on,xres=1920,yres=1080"], "screen": (1920, 1080),
+                        "touch": "multi:4095:4095", "kiosk": {"content": ROWS}},
     # OVMF's GOP takes the VGA's EDID mode (720x1280); with bochs-drm blacklisted the
     # kernel has efifb's /dev/fb0 and no /dev/dri (Debian 12 builds no simpledrm).
     "fbdev": {"qemu": ["-bios", "/usr/share/ovmf/OVMF.fd", "-device", "VGA,edid=on,xres=720,yres=1280"],
