@@ -75,7 +75,9 @@ struct RingRows {
 
 extension WindowCanvas {
     /// Pixels `from..<to` of `line` into pixel row `row`: the fill, the span's pixels (from
-    /// `images`) where it lies; with `flash` blended over them.
+    /// `images`) where it lies; with `flash` blended over them. Inlined where it is called,
+    /// as the loops over a frame's rows had it: a call of its own took more instructions.
+    @inline(__always)
     func write(_ line: PixelLine, row: Int32, from: Int32, to: Int32, images: [LineImage], flash: Tint? = nil) {
         let from = max(0, from), to = min(bounds.w, to)
         guard from < to else { return }

@@ -176,16 +176,28 @@ struct RingBuffers {
         var copied = 0, ringRow = Int((base + onScreen.lowerBound) % count)
         for row in Int(onScreen.lowerBound)..<Int(min(rows, onScreen.upperBound)) {
             let line = ring[ringRow]
-            let (from, to) = held[row].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
-            if from < to {
-                buffer.write(line, row: Int32(row), from: from, to: to, images: images)
-                copied += Int(to - from)
+            // Most rows show what they showed: asked first, the write out of the loop (a held
+            // line's `slot` is never read).
+            if let old = held[row], old.shows(line) {} else {
+                copied += write(line, over: held[row], row: Int32(row), buffer: buffer, images: images, width: width)
+                held[row] = line
             }
-            held[row] = line
             ringRow += 1
             if ringRow == Int(count) { ringRow = 0 }
         }
         return copied
+    }
+
+    /// Pixels of `line` into the buffer's row `row` where they differ from `old`'s (nil:
+    /// unknown, every pixel). Returns how many it wrote. Not inlined: the loop over every
+    /// row that calls it for the few that changed keeps its values in registers.
+    @inline(never)
+    private static func write(_ line: PixelLine, over old: PixelLine?, row: Int32, buffer: WindowCanvas, images: [LineImage],
+                              width: Int32) -> Int {
+        let (from, to) = old.map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+        guard from < to else { return 0 }
+        buffer.write(line, row: row, from: from, to: to, images: images)
+        return Int(to - from)
     }
 
     /// `writeOnScreen` for a turned buffer whose memory takes rows in bands (`TurnStrip`):
@@ -200,11 +212,18 @@ struct RingBuffers {
             // them) are given the union of their changes, those that did not change
             // written again as they are: whole lines.
             let together = buffer.rowsWrittenWith(row)
-            var from = width, to: Int32 = 0
+            var from = width, to: Int32 = 0, same = true
             for row in together {
                 let line = ring[Int((base + row) % count)]
+                if let old = held[Int(row)], old.shows(line) { continue }
+                same = false
                 let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
                 if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
+            }
+            // A band whose rows all show what they showed is left as it is (`slot` unread).
+            guard !same else {
+                row = together.upperBound
+                continue
             }
             for row in together {
                 let line = ring[Int((base + row) % count)]
