@@ -171,8 +171,10 @@ struct ListLines {
         let first = Int(ringFirst)
         swap(&images, &nextImages)
         // Element by element: sharing the array would copy it when `images` next changes.
+        // A ring with pixels (X11's) is never read as lines (`ringRows`): none, each image
+        // copied cost a retain and a release.
         ringImages.removeAll(keepingCapacity: true)
-        ringImages.append(contentsOf: images)
+        if canvas == nil { ringImages.append(contentsOf: images) }
         held.withUnsafeMutableBufferPointer { held in
             next.withUnsafeBufferPointer { next in
                 var slot = first
@@ -254,7 +256,8 @@ struct ListLines {
         return total
     }
 
-    /// The ring's rows as they stand, read only (0 before the first `writeRing`): a display
+    /// The ring's rows as they stand, read only (0 before the first `writeRing`; a ring
+    /// written with pixels has no images here, and is not read so): a display
     /// that keeps the ring's rows in its own buffers brings them up to date from these
     /// (`RingBuffers`), handed them in the frame's value (`RingFrame`).
     var ringRows: RingRows { RingRows(lines: ring, images: ringImages) }
