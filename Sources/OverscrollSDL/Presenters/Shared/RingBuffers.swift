@@ -240,17 +240,28 @@ struct RingBuffers {
 
     /// The bounding box of the list's pixels that differ between what buffer `shown` showed
     /// (the list where it holds known lines) and the ring from row `first` on (window
-    /// coordinates; empty when none).
+    /// coordinates; empty when none). The first row that differs and the last, then the rows
+    /// between only until the box is as wide as the window: a frame that moves the list
+    /// differs on most rows, and walking all of them was a walk of every row a frame.
     private func listChange(from shown: (index: Int, offset: Int32), to first: Int32, lines: RingRows) -> SDL_Rect {
         let width = self.width, height = self.height, ahead = self.ahead, count = lineCount
-        var left = width, right: Int32 = 0, top = height, bottom: Int32 = 0
+        var left = width, right: Int32 = 0, top: Int32 = 0, bottom = height
         held[shown.index].withUnsafeBufferPointer { held in
             lines.lines.withUnsafeBufferPointer { ring in
-                for y in 0..<height {
+                // Whether window row y differs; its pixels that do widen the box.
+                func widen(_ y: Int32) -> Bool {
                     let new = ring[Int((first + ahead + y) % count)]
                     let (from, to) = held[Int(shown.offset + ahead + y)].map { PixelLine.change(from: $0, to: new, width: width) } ?? (0, width)
-                    guard from < to else { continue }
-                    (left, right, top, bottom) = (min(left, from), max(right, to), min(top, y), y + 1)
+                    guard from < to else { return false }
+                    (left, right) = (min(left, from), max(right, to))
+                    return true
+                }
+                while top < height, !widen(top) { top += 1 }
+                while bottom > top + 1, !widen(bottom - 1) { bottom -= 1 }
+                var y = top + 1
+                while y < bottom - 1, left > 0 || right < width {
+                    _ = widen(y)
+                    y += 1
                 }
             }
         }
