@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "ConfigReaderTests", dependencies: ["ConfigReader"]),
         .testTarget(name: "FrameReportsTests", dependencies: ["FrameReports", "OverscrollKit", "TestSupport"]),
         .testTarget(name: "RowSourcesTests", dependencies: ["RowSources", "OverscrollKit", "Workers", "TestSupport"]),
-        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "CDRM", "CInput", "CBufferChain", "TestSupport"]),
+        .testTarget(name: "OverscrollSDLTests", dependencies: ["OverscrollSDL", "OverscrollKit", "RowSources", "CSDL", "CDRM", "CInput", "CBufferChain", "CWayland", "TestSupport"]),
         .testTarget(name: "OverscrollCLITests", dependencies: ["OverscrollKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

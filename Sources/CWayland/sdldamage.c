@@ -12,7 +12,8 @@
 // calls to it. It passes every call on, except that a frame callback SDL arms for the
 // one window whose frames we commit gets a listener that does nothing: when it fires,
 // SDL damages nothing and arms no next one. The callback stays SDL's, which destroys it
-// with the window. Our own listeners go to libwayland-client directly
+// with the window. (SDL's wl_keyboard listeners pass here too: keyboardenter.c puts the
+// program's in front of them.) Our own listeners go to libwayland-client directly
 // (`ovs_wl_add_listener_unseen`), never through here, so the count below is SDL's alone.
 //
 // Every call is passed on to the definition in libwayland-client itself, looked up in
@@ -25,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include "keyboardenter.h"
 #include "wlshm.h"
 #include "wlsymbol.h"
 
@@ -66,8 +68,14 @@ int wl_proxy_add_listener(struct wl_proxy *proxy, void (**implementation)(void),
     add_listener_fn next = real_add_listener();
     if (next == NULL) return -1;
     void *window = atomic_load(&quieted);
-    if (window != NULL && data == window && strcmp(wl_proxy_get_class(proxy), "wl_callback") == 0)
+    const char *class = wl_proxy_get_class(proxy);
+    if (window != NULL && data == window && strcmp(class, "wl_callback") == 0)
         implementation = (void (**)(void))quiet_listener;
+    // SDL's keyboard listener gets the program's in front of it (keyboardenter.c: a
+    // crash at a virtual keyboard's first enter).
+    if (strcmp(class, "wl_keyboard") == 0)
+        implementation = (void (**)(void))ovs_wl_keyboard_listener(
+            (const struct wl_keyboard_listener *)implementation, data, wl_keyboard_interface.event_count);
     atomic_fetch_add(&passed_on, 1);
     return next(proxy, implementation, data);
 }

@@ -1,4 +1,5 @@
 import CSDL
+import CWayland
 import FrameReports
 import OverscrollKit
 import RowSources
@@ -330,6 +331,10 @@ public final class LiveApp {
         notifier.stopping()
         session.display.terminal?.giveBack()
         if let lastPresent { session.recordIdle(MonotonicClock.now() - lastPresent) }
+        // Keys SDL may crash on (CWayland/keyboardenter.c), withheld: said before the
+        // report, as RunWatch may end the process once the loop has finished.
+        let withheld = ovs_wl_keyboard_keys_withheld()
+        if withheld > 0 { options.verbose?("keys held at a keyboard's first enter, before SDL knew its layout: withheld from SDL \(withheld) time(s)") }
         // The report and the metrics first, while RunWatch stands by: if anything after
         // a stop signal hangs (stopping refresh work, joining the reload thread), it
         // ends the process with the report already whole.
