@@ -160,11 +160,12 @@ struct ListLines {
         swap(&held, &ring)
         defer { swap(&held, &ring) }
         let known = held.count == height
+        var clean = false
         if !known {
             held = Array(repeating: Line(fill: 0), count: height)
             ringFirst = 0
         } else {
-            ringFirst = bestFirst(held)
+            (ringFirst, clean) = bestFirst(held)
         }
         var written = 0, top = Int32.max, bottom = Int32.min
         ringRowsWritten.removeAll(keepingCapacity: true)
@@ -177,6 +178,13 @@ struct ListLines {
         if canvas == nil { ringImages.append(contentsOf: images) }
         held.withUnsafeMutableBufferPointer { held in
             next.withUnsafeBufferPointer { next in
+                // No pixel to write (`bestFirst` counted none): the ring takes the frame's
+                // lines as they are, in two copies, not compared again one by one.
+                if clean, let ring = held.baseAddress, let lines = next.baseAddress {
+                    (ring + first).update(from: lines, count: height - first)
+                    ring.update(from: lines + (height - first), count: first)
+                    return
+                }
                 var slot = first
                 for y in next.indices {
                     let new = next[y]
@@ -207,9 +215,10 @@ struct ListLines {
     /// far the list moved, checked against every row). A cost is counted only as far as it
     /// decides (`cost(_:first:below:)`): a list that moved differs from the current row on
     /// nearly every line, and counting all of them was a walk of every line a frame.
-    private func bestFirst(_ held: [Line]) -> Int32 {
+    /// `clean`: that row costs no pixel.
+    private func bestFirst(_ held: [Line]) -> (first: Int32, clean: Bool) {
         let height = next.count, current = Int(ringFirst)
-        guard cost(held, first: current, below: 1) > 0 else { return ringFirst }
+        guard cost(held, first: current, below: 1) > 0 else { return (ringFirst, true) }
         // The current row's cost is counted once a guess needs it (nil until then; above 0).
         var best: (first: Int, cost: Int?) = (current, nil)
         var tried: (UInt32, UInt32, UInt32) = (0, 0, 0)
@@ -233,7 +242,7 @@ struct ListLines {
                 best = cost < stay ? (first, cost) : (current, stay)
             }
         }
-        return Int32(best.first)
+        return (Int32(best.first), best.cost == 0)
     }
 
     /// Pixels `writeRing` would write with the window's top at ring row `first`, counted
