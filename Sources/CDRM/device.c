@@ -178,6 +178,10 @@ static void atomic(ovs_drm *d) {
     // that copy through the framebuffer's mapping (simpledrm, bochs, ...) honour the
     // offset and not always the source rectangle.
     d->info.source_offset = strcmp(d->info.driver, "virtio_gpu") == 0;
+    // qxl's plane update copies the framebuffer's width and height from the buffer's
+    // first byte to the host, the offset and the source rectangle ignored: a ring shown
+    // from another row came out shifted by it (QEMU's qxl-vga, Debian 12's 6.1).
+    d->info.from_start = strcmp(d->info.driver, "qxl") == 0;
 }
 
 static ovs_drm *open_one(const char *path, const char *output, char *why, int why_size) {

@@ -25,6 +25,7 @@ typedef struct {
     char seen[256];             // every connector of the card: "Virtual-1 connected 720x1280, Virtual-2 not connected"
     int atomic;                 // page flips are atomic commits (else legacy drmModePageFlip)
     int source_offset;          // a ring offset moves the plane's source rectangle (else the framebuffer's offset)
+    int from_start;             // a buffer is shown from its first pixel only, whatever either says (qxl)
     int damage_clips;           // flips carry FB_DAMAGE_CLIPS (`ovs_drm_damage_clips_trusted`)
 } ovs_drm_info;
 

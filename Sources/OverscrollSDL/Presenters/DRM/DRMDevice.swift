@@ -54,14 +54,18 @@ final class DRMDevice {
         info.mm_width > 0 && info.mm_height > 0 ? (Int(info.mm_width), Int(info.mm_height)) : nil
     }
 
+    /// Whether the driver shows a buffer from its first pixel only (qxl: no ring offsets).
+    var showsFromStartOnly: Bool { info.from_start != 0 }
+
     /// The device's words for `--verbose`: "/dev/dri/card0 (virtio_gpu), Virtual-1 720x1280 at 60 Hz".
     var description: String {
         let hz = info.refresh_mhz > 0 ? " at \(FixedHz.text(info.refresh_mhz)) Hz" : ""
         let flips = info.atomic != 0 ? (info.source_offset != 0 ? "atomic flips moving the plane's source" : "atomic flips")
                                      : "legacy page flips"
+        let start = info.from_start != 0 ? ", each buffer shown from its first row" : ""
         let damage = info.atomic == 0 ? "" : info.damage_clips != 0 ? " with damage clips" : " without damage clips"
         let seen = Self.text(info.seen)
-        return "\(path) (\(driver)), \(connector) \(width)x\(height)\(hz), \(flips)\(damage)"
+        return "\(path) (\(driver)), \(connector) \(width)x\(height)\(hz), \(flips)\(start)\(damage)"
             + (seen.isEmpty ? "" : "; outputs seen: \(seen)")
     }
 

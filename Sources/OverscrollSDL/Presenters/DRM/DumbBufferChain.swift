@@ -30,6 +30,10 @@ final class DumbBufferChain: ConsoleChain {
     /// anywhere: a turned screen's ring of columns is shown as the unturned ring of rows.
     var showsFromAnyPixel: Bool { true }
 
+    /// qxl shows a buffer from its first pixel only (`ovs_drm_info.from_start`): no ring
+    /// there; a turned frame is still turned as it is written, into a buffer the panel's size.
+    var showsFromAnyRow: Bool { !device.showsFromStartOnly }
+
     /// The display controller reads the buffer at every scan-out; written between, a
     /// frame may show torn, never stale for good (`ovs_chain_acquire`'s `most` 1).
     var drawsWhereShown: Bool { true }

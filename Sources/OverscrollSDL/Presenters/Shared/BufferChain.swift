@@ -49,6 +49,10 @@ protocol BufferChain: AnyObject {
     /// with memory for one buffer still shows frames. Wayland's compositor reads a buffer
     /// it holds: never there.
     var drawsWhereShown: Bool { get }
+    /// Whether a buffer taller than the screen is shown from the row `BufferShape.y`
+    /// says; false where the driver shows every buffer from its first row (qxl): then
+    /// there is no ring, and each frame's changes are written where the screen shows them.
+    var showsFromAnyRow: Bool { get }
 }
 
 extension BufferChain {
@@ -57,6 +61,7 @@ extension BufferChain {
     func lastShown(waitingMs: Int32) -> Presentation? { nil }
     var scanoutClock: String? { nil }
     var drawsWhereShown: Bool { false }
+    var showsFromAnyRow: Bool { true }
 }
 
 /// A buffer `BufferChain.acquire` handed out.

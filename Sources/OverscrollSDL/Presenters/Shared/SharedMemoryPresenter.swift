@@ -175,6 +175,10 @@ final class SharedMemoryPresenter: Presenter {
     }
 
     func makeListRing(note: inout String) -> (any ListRing)? {
+        guard chain.showsFromAnyRow else {
+            note = "; \(bufferName) is shown from its first row only: a scroll writes the window"
+            return nil
+        }
         let made = ChainListRing(presenter: self, width: surface.pointee.w, height: surface.pointee.h)
         note = made == nil ? "" : "; a scroll changes which row of the list's ring \(bufferName) starts from, not the pixels"
         return made
