@@ -13,6 +13,10 @@ puts it there; one image serves every boot):
   vmtest.touch=multi:MAXX:MAXY    the multitouch panel above, axes 0..MAX (default: pixels)
   vmtest.touch=single:MAXX:MAXY   a single-touch panel: ABS_X/ABS_Y and BTN_TOUCH only, as
                                   resistive and older USB panels are
+  vmtest.touch=protocol-a:MAXX:MAXY  a multitouch panel of the kernel's protocol A (no slots,
+                                  no tracking ids: every finger down again in each packet,
+                                  each ended by SYN_MT_REPORT), as older eGalax/eeti and
+                                  some vendor drivers report; libinput reads it through mtdev
   vmtest.kiosk=KEY:VALUE,...      the boot's kiosk.toml drop-in (55-vm-boot.toml), written
                                   before the kiosk starts: e.g. rotate:90
   vmtest.ctl=PATH                 the command channel's device (default /dev/ttyS1): on the
@@ -49,11 +53,11 @@ def boot_params(cmdline):
 
 
 def touch_kind(params):
-    """(single, max_x, max_y) from vmtest.touch; the multitouch panel in pixels without it."""
+    """(kind, max_x, max_y) from vmtest.touch; the multitouch panel in pixels without it."""
     kind, *axes = (params.get("vmtest.touch") or f"multi:{W - 1}:{H - 1}").split(":")
-    if kind not in ("multi", "single") or len(axes) != 2:
-        raise SystemExit(f"agent: vmtest.touch={params['vmtest.touch']}: want multi:MAXX:MAXY or single:MAXX:MAXY")
-    return kind == "single", int(axes[0]), int(axes[1])
+    if kind not in ("multi", "single", "protocol-a") or len(axes) != 2:
+        raise SystemExit(f"agent: vmtest.touch={params['vmtest.touch']}: want multi, single or protocol-a:MAXX:MAXY")
+    return kind, int(axes[0]), int(axes[1])
 
 
 def kiosk_dropin(params, path="/etc/overscroll/kiosk.toml.d/55-vm-boot.toml"):
@@ -71,11 +75,15 @@ def kiosk_dropin(params, path="/etc/overscroll/kiosk.toml.d/55-vm-boot.toml"):
     os.rename(path + ".tmp", path)
 
 
-def make_touchscreen(single, max_x, max_y):
-    if single:
-        axes = [(e.ABS_X, AbsInfo(0, 0, max_x, 0, 0, 0)), (e.ABS_Y, AbsInfo(0, 0, max_y, 0, 0, 0))]
+def make_touchscreen(kind, max_x, max_y):
+    axes = [(e.ABS_X, AbsInfo(0, 0, max_x, 0, 0, 0)), (e.ABS_Y, AbsInfo(0, 0, max_y, 0, 0, 0))]
+    if kind == "single":
         return UInput({e.EV_KEY: [e.BTN_TOUCH], e.EV_ABS: axes}, name="vm-test single-touch panel",
                       vendor=0x1234, product=0x5679, input_props=[e.INPUT_PROP_DIRECT])
+    if kind == "protocol-a":
+        axes += [(e.ABS_MT_POSITION_X, AbsInfo(0, 0, max_x, 0, 0, 0)), (e.ABS_MT_POSITION_Y, AbsInfo(0, 0, max_y, 0, 0, 0))]
+        return UInput({e.EV_KEY: [e.BTN_TOUCH], e.EV_ABS: axes}, name="vm-test protocol-A touchscreen",
+                      vendor=0x1234, product=0x567A, input_props=[e.INPUT_PROP_DIRECT])
     caps = {
         e.EV_KEY: [e.BTN_TOUCH],
         e.EV_ABS: [
@@ -138,13 +146,15 @@ class Stamps:
 
 
 class Touch:
-    def __init__(self, ui, single=False):
+    def __init__(self, ui, kind="multi"):
         self.ui = ui
         self.stamps = None
         self.taken, self.index = None, 0    # play()'s stamps, and the step being played
         # A single-touch panel knows one finger: no slots, no tracking ids; a second
         # finger is not seen (its steps are ignored).
-        self.single = single
+        self.single = kind == "single"
+        # Protocol A: no slots; each packet lists every finger down (`_report_a`).
+        self.protocol_a = kind == "protocol-a"
         self.down = {}          # slot -> (x, y)
         self.next_id = 1
         self.slot = -1
@@ -161,7 +171,25 @@ class Touch:
             self.ui.write(e.EV_ABS, e.ABS_X, x)
             self.ui.write(e.EV_ABS, e.ABS_Y, y)
 
+    def _report_a(self):
+        """A protocol-A packet: each finger down, then the single-touch view; none down,
+        an empty report (the kernel's documentation: the last finger lifted)."""
+        for x, y in (self.down[k] for k in sorted(self.down)):
+            self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+            self.ui.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+            self.ui.write(e.EV_SYN, e.SYN_MT_REPORT, 0)
+        if not self.down:
+            self.ui.write(e.EV_SYN, e.SYN_MT_REPORT, 0)
+        self._single()
+        self.ui.syn()
+
     def press(self, slot, x, y):
+        if self.protocol_a:
+            first = not self.down
+            self.down[slot] = (x, y)
+            if first:
+                self.ui.write(e.EV_KEY, e.BTN_TOUCH, 1)
+            return self._report_a()
         if self.single:
             if not self.down:
                 self.down[slot] = (x, y)
@@ -183,6 +211,9 @@ class Touch:
         self.ui.syn()
 
     def motion(self, slot, x, y):
+        if self.protocol_a:
+            self.down[slot] = (x, y)
+            return self._report_a()
         if self.single:
             if slot in self.down:
                 self.down[slot] = (x, y)
@@ -198,6 +229,10 @@ class Touch:
         self.ui.syn()
 
     def release(self, slot):
+        if self.protocol_a:
+            if self.down.pop(slot, None) and not self.down:
+                self.ui.write(e.EV_KEY, e.BTN_TOUCH, 0)
+            return self._report_a()
         if self.single:
             if self.down.pop(slot, None):
                 self.ui.write(e.EV_KEY, e.BTN_TOUCH, 0)
@@ -293,9 +328,9 @@ def notify_ready():
 
 def main():
     params = boot_params(open("/proc/cmdline").read())
-    single, max_x, max_y = touch_kind(params)
+    kind, max_x, max_y = touch_kind(params)
     kiosk_dropin(params)
-    touch = Touch(make_touchscreen(single, max_x, max_y), single)
+    touch = Touch(make_touchscreen(kind, max_x, max_y), kind)
     # Let udev see the device before anything that wants it starts.
     subprocess.run(["udevadm", "settle", "-t", "10"], check=False)
     path = params.get("vmtest.ctl", "/dev/ttyS1")

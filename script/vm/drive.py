@@ -112,6 +112,11 @@ MATRIX = {
     # flip ended the run before).
     "bochs-1920x1080": {"qemu": ["-device", "VGA,edid=on,xres=1920,yres=1080"], "screen": (1920, 1080),
                         "touch": "multi:4095:4095", "kiosk": {"content": ROWS}},
+    # QXL (SPICE's display, a VM's default in virt-manager and Proxmox): its plane update
+    # shows every buffer from its first pixel, so no ring; with a panel of the kernel's
+    # multitouch protocol A (no slots: libinput reads it through mtdev).
+    "qxl-protocol-a": {"qemu": ["-device", "qxl-vga,xres=1280,yres=1024"], "screen": (1280, 1024),
+                       "touch": "protocol-a:4095:4095", "kiosk": {"content": ROWS}},
     # OVMF's GOP takes the VGA's EDID mode (720x1280); with bochs-drm blacklisted the
     # kernel has efifb's /dev/fb0 and no /dev/dri (Debian 12 builds no simpledrm).
     "fbdev": {"qemu": ["-bios", "/usr/share/ovmf/OVMF.fd", "-device", "VGA,edid=on,xres=720,yres=1280"],
