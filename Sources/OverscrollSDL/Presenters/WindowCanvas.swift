@@ -250,15 +250,23 @@ struct WindowCanvas {
         }
         let a = UInt32(alpha), keep = 255 - a
         let cr = UInt32(color.r) * a / 255, cg = UInt32(color.g) * a / 255, cb = UInt32(color.b) * a / 255
+        func over(_ d: UInt32) -> UInt32 {
+            var out = ((d >> 16) & 0xFF) * keep / 255 + cr
+            out = out << 8 | (((d >> 8) & 0xFF) * keep / 255 + cg)
+            out = out << 8 | ((d & 0xFF) * keep / 255 + cb)
+            if hasAlpha { out |= ((d >> 24) * keep / 255 + a) << 24 }
+            return out
+        }
+        // The last pixel's blend kept: under the scroll bar, a fill of the window's height
+        // squared over the list, nearly every pixel is its row's colour, as its neighbour
+        // was (docs/performance.md, "Runs, not pixel lines").
+        var before = pixels[Int(r.y) * stride + Int(r.x)], after = over(before)
         for row in r.y..<(r.y + r.h) {
             let line = UnsafeMutableBufferPointer(start: pixels + Int(row) * stride + Int(r.x), count: Int(r.w))
             for i in line.indices {
                 let d = line[i]
-                var out = ((d >> 16) & 0xFF) * keep / 255 + cr
-                out = out << 8 | (((d >> 8) & 0xFF) * keep / 255 + cg)
-                out = out << 8 | ((d & 0xFF) * keep / 255 + cb)
-                if hasAlpha { out |= ((d >> 24) * keep / 255 + a) << 24 }
-                line[i] = out
+                if d != before { (before, after) = (d, over(d)) }
+                line[i] = after
             }
         }
         return true

@@ -131,21 +131,38 @@ struct RingBuffers {
             copied += held[index].withUnsafeMutableBufferPointer { held in
                 Self.writeOnScreen(held, lines: lines, buffer: buffer, onScreen: onScreen, shape)
             }
-            for rect in listBack[index] {
-                let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
-                guard top < bottom else { continue }
-                for row in top..<bottom {
-                    lines.write((base + row) % count, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
-                    // A row off screen kept its line (above): it now holds another here,
-                    // and is written whole once it shows.
-                    if !buffer.rowsWrittenWith(row).overlaps(onScreen) { held[index][Int(row)] = nil }
-                }
-                copied += Int(rect.w) * Int(bottom - top)
-            }
-            listBack[index].removeAll(keepingCapacity: true)
+            copied += writeListBack(index, lines: lines, buffer: buffer, onScreen: onScreen)
         }
         return fill(index, fresh: fresh, buffer: buffer, offset: offset, first: first, written: written, surface: surface,
                     copied: copied, moved: known ? moved : nil, damage: damage)
+    }
+
+    /// Writes the list back where buffer `index` showed the surface (`listBack`), but not
+    /// over rows the surface's pixels are copied onto again this frame (`current`, copied
+    /// after): the scroll bar, as tall as the window's height squared over the list's, moves
+    /// a few rows a frame, and its rows were written twice over each frame. Returns the
+    /// pixels written.
+    private mutating func writeListBack(_ index: Int, lines: RingRows, buffer: WindowCanvas, onScreen: Range<Int32>) -> Int {
+        let rows = self.rows, count = lineCount, base = self.base, shift = onScreen.lowerBound
+        var copied = 0
+        for rect in listBack[index] {
+            let top = max(0, rect.y), bottom = min(rows, rect.y + rect.h)
+            guard top < bottom else { continue }
+            // The rows a rectangle of this frame's surface covers across the whole width.
+            var copiedOver: Range<Int32> = 0..<0
+            for c in current where c.x <= rect.x && rect.x + rect.w <= c.x + c.w && Int(c.h) > copiedOver.count {
+                copiedOver = (c.y + shift)..<(c.y + c.h + shift)
+            }
+            for row in top..<bottom where !copiedOver.contains(row) {
+                lines.write((base + row) % count, from: rect.x, to: rect.x + rect.w, into: buffer, at: row)
+                copied += Int(rect.w)
+                // A row off screen kept its line (above): it now holds another here,
+                // and is written whole once it shows.
+                if !buffer.rowsWrittenWith(row).overlaps(onScreen) { held[index][Int(row)] = nil }
+            }
+        }
+        listBack[index].removeAll(keepingCapacity: true)
+        return copied
     }
 
     /// Brings the buffer's rows on screen up to `lines`, and those its memory takes with them
