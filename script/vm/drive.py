@@ -117,9 +117,17 @@ MATRIX = {
     # multitouch protocol A (no slots: libinput reads it through mtdev).
     "qxl-protocol-a": {"qemu": ["-device", "qxl-vga,xres=1280,yres=1024"], "screen": (1280, 1024),
                        "touch": "protocol-a:4095:4095", "kiosk": {"content": ROWS}},
+    # QEMU's Cirrus VGA (cirrus-qemu): 4 MiB of video memory and buffers in system memory
+    # that the driver copies into it, the damage only (a shadow-buffered driver, as
+    # simpledrm, udl and gud are; Debian's kernels build no simpledrm).
+    "cirrus": {"qemu": ["-device", "cirrus-vga"], "screen": (1024, 768),
+               "touch": "multi:4095:4095", "kiosk": {"content": ROWS}},
     # OVMF's GOP takes the VGA's EDID mode (720x1280); with bochs-drm blacklisted the
     # kernel has efifb's /dev/fb0 and no /dev/dri (Debian 12 builds no simpledrm).
-    "fbdev": {"qemu": ["-bios", "/usr/share/ovmf/OVMF.fd", "-device", "VGA,edid=on,xres=720,yres=1280"],
+    # The EDID's mode at 60 Hz: efifb tells no refresh and the app paces it at 60 Hz,
+    # where bochs-drm took QEMU's default 75 Hz and drew a quarter more frames over the
+    # same gestures, each moving the list less (CPU a frame is compared like with like).
+    "fbdev": {"qemu": ["-bios", "/usr/share/ovmf/OVMF.fd", "-device", "VGA,edid=on,xres=720,yres=1280,refresh_rate=60000"],
               "append": "modprobe.blacklist=bochs", "screen": (W, H), "touch": f"multi:{W - 1}:{H - 1}", "kiosk": {"content": ROWS},
               # The same VGA and mode on DRM: bochs-drm loaded by hand (the blacklist is
               # for udev's aliases) takes the screen over from efifb.
