@@ -178,18 +178,20 @@ struct ListLines {
         if canvas == nil { ringImages.append(contentsOf: images) }
         held.withUnsafeMutableBufferPointer { held in
             next.withUnsafeBufferPointer { next in
+                guard let ring = held.baseAddress, let lines = next.baseAddress else { return }
                 // No pixel to write (`bestFirst` counted none): the ring takes the frame's
-                // lines as they are, in two copies, not compared again one by one.
-                if clean, let ring = held.baseAddress, let lines = next.baseAddress {
-                    (ring + first).update(from: lines, count: height - first)
-                    ring.update(from: lines + (height - first), count: first)
-                    return
-                }
-                var slot = first
-                for y in next.indices {
-                    let new = next[y]
-                    let (from, to) = known ? PixelLine.change(from: held[slot], to: new, width: width) : (0, width)
-                    if from < to {
+                // lines as they are, not compared again one by one. Otherwise only the lines
+                // that differ from their ring row's are looked at (asked in two words each),
+                // and the ring takes the frame's lines the same way after (stored line by
+                // line in the loop, they cost more).
+                if !clean {
+                    var slot = first
+                    for y in 0..<height {
+                        defer { slot = slot + 1 == height ? 0 : slot + 1 }
+                        guard !known || !PixelLine.same(ring + slot, lines + y) else { continue }
+                        let new = lines[y]
+                        let (from, to) = known ? PixelLine.change(from: ring[slot], to: new, width: width) : (0, width)
+                        guard from < to else { continue }
                         if let canvas { write(new, row: Int32(slot), from: from, to: to, into: canvas) }
                         written += Int(to - from)
                         top = min(top, Int32(y)); bottom = max(bottom, Int32(y))
@@ -199,10 +201,9 @@ struct ListLines {
                             ringRowsWritten.append(Int32(y)..<(Int32(y) + 1))
                         }
                     }
-                    held[slot] = new
-                    slot += 1
-                    if slot == height { slot = 0 }
                 }
+                (ring + first).update(from: lines, count: height - first)
+                ring.update(from: lines + (height - first), count: first)
             }
         }
         ringPixelsWritten = written
@@ -248,21 +249,32 @@ struct ListLines {
     /// Pixels `writeRing` would write with the window's top at ring row `first`, counted
     /// until they reach `bound` (then at least `bound`; exact below it).
     private func cost(_ held: [Line], first: Int, below bound: Int = .max) -> Int {
-        var total = 0, slot = first
+        var total = 0
         held.withUnsafeBufferPointer { held in
             next.withUnsafeBufferPointer { next in
-                for y in next.indices {
-                    let (from, to) = PixelLine.change(from: held[slot], to: next[y], width: width)
-                    if from < to {
-                        total += Int(to - from)
-                        if total >= bound { return }
-                    }
-                    slot += 1
-                    if slot == next.count { slot = 0 }
-                }
+                guard let ring = held.baseAddress, let lines = next.baseAddress else { return }
+                // Two stretches, the frame's lines from ring row `first` to the ring's end,
+                // then the rest from its start: no wrap to ask of every line.
+                let n = next.count - first
+                guard !Self.count(lines, against: ring + first, n, width: width, below: bound, into: &total) else { return }
+                _ = Self.count(lines + n, against: ring, first, width: width, below: bound, into: &total)
             }
         }
         return total
+    }
+
+    /// Adds to `total` the pixels to write so that `count` ring rows show `lines`, until it
+    /// reaches `bound`; returns whether it did.
+    private static func count(_ lines: UnsafePointer<Line>, against ring: UnsafePointer<Line>, _ count: Int, width: Int32,
+                              below bound: Int, into total: inout Int) -> Bool {
+        for i in 0..<count where !PixelLine.same(ring + i, lines + i) {
+            let (from, to) = PixelLine.change(from: ring[i], to: lines[i], width: width)
+            if from < to {
+                total += Int(to - from)
+                if total >= bound { return true }
+            }
+        }
+        return false
     }
 
     /// The ring's rows as they stand, read only (0 before the first `writeRing`; a ring

@@ -25,17 +25,44 @@ struct PixelLine {
 
     init(fill: UInt32) { self.fill = fill }
 
-    /// Whether the two lines put the same pixels on screen.
-    func shows(_ other: PixelLine) -> Bool {
-        fill == other.fill && left == other.left && right == other.right
-            && image == other.image && imageLine == other.imageLine
+    /// What a row holds when that is not known (a buffer's, `RingBuffers`): a span that ends
+    /// before it starts, which no frame describes, so it shows no line and a change from it
+    /// is every pixel. A line, not an optional one: the walks read it as two words.
+    static var unknown: PixelLine {
+        var line = PixelLine(fill: 0)
+        line.left = 1
+        return line
     }
+
+    /// Whether the two lines put the same pixels on screen: every field but `slot`, as two
+    /// 64-bit words, `slot`'s bytes masked (the walks of every line a frame ask this of
+    /// each line; field by field it was a dozen loads and branches).
+    @inline(__always)
+    func shows(_ other: PixelLine) -> Bool {
+        let a = unsafeBitCast(self, to: (UInt64, UInt64).self), b = unsafeBitCast(other, to: (UInt64, UInt64).self)
+        return a.0 == b.0 && (a.1 ^ b.1) & Self.slotMasked == 0
+    }
+
+    /// `shows` of two lines in memory, read as words where they lie (`shows` on values
+    /// builds the words from the fields first): the walks of every line a frame.
+    @inline(__always)
+    static func same(_ a: UnsafePointer<PixelLine>, _ b: UnsafePointer<PixelLine>) -> Bool {
+        let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
+        return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+            && (a.loadUnaligned(fromByteOffset: 8, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                & slotMasked == 0
+    }
+
+    /// The second word without `slot`: `imageLine`, `slot` and `image` lie in it in that
+    /// order, from its low bytes (`PixelLineTests` holds the layout to it).
+    static var slotMasked: UInt64 { 0xFFFF_FFFF_0000_FFFF }
 
     /// The pixels [from, to) of a line to write so that it shows `new` where it showed
     /// `old`; from ≥ to when none.
+    @inline(__always)
     static func change(from old: PixelLine, to new: PixelLine, width: Int32) -> (Int32, Int32) {
-        if old.fill != new.fill { return (0, width) }
         if old.shows(new) { return (width, 0) }
+        if old.fill != new.fill || old.left > old.right { return (0, width) }
         // Same colour: only where either span lies can a pixel differ.
         var from = width, to: Int32 = 0
         if old.left < old.right { from = Int32(old.left); to = Int32(old.right) }

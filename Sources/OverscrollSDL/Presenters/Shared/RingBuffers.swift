@@ -37,8 +37,8 @@ struct RingBuffers {
     /// Rows of memory a buffer needs.
     var rows: Int32 { lineCount + extra }
 
-    /// For each buffer, the list line each of its rows holds (nil: unknown).
-    private var held: [[PixelLine?]]
+    /// For each buffer, the list line each of its rows holds (`PixelLine.unknown`: not known).
+    private var held: [[PixelLine]]
     /// For each buffer, where it shows the surface's pixels (its memory's coordinates):
     /// the list goes back there first. Everywhere else a buffer shows only the list.
     private var listBack: [[SDL_Rect]]
@@ -60,7 +60,7 @@ struct RingBuffers {
         self.ahead = max(0, ahead)
         self.extra = Self.spareRows(height: height, extra: extra)
         let rows = Int(height + 2 * self.ahead + self.extra)
-        held = Array(repeating: Array(repeating: nil, count: rows), count: buffers)
+        held = Array(repeating: Array(repeating: .unknown, count: rows), count: buffers)
         listBack = Array(repeating: [], count: buffers)
         for i in listBack.indices { listBack[i].reserveCapacity(32) }
         current.reserveCapacity(16)
@@ -116,7 +116,7 @@ struct RingBuffers {
         // shown can only be shown after a frame that writes it).
         let onScreen = (offset + ahead)..<(offset + ahead + height)
         if fresh {
-            held[index].withUnsafeMutableBufferPointer { held in for row in held.indices { held[row] = nil } }
+            held[index].withUnsafeMutableBufferPointer { held in for row in held.indices { held[row] = .unknown } }
             listBack[index].removeAll(keepingCapacity: true)
         }
         // Without the ring's lines there is no list to write: its rows stay as they are.
@@ -158,7 +158,7 @@ struct RingBuffers {
                 copied += Int(rect.w)
                 // A row off screen kept its line (above): it now holds another here,
                 // and is written whole once it shows.
-                if !buffer.rowsWrittenWith(row).overlaps(onScreen) { held[index][Int(row)] = nil }
+                if !buffer.rowsWrittenWith(row).overlaps(onScreen) { held[index][Int(row)] = .unknown }
             }
         }
         listBack[index].removeAll(keepingCapacity: true)
@@ -171,7 +171,7 @@ struct RingBuffers {
     /// base). Returns how many pixels it wrote. A function of its own, not the body of the
     /// closure that lends it `held`: fewer instructions a frame (docs/performance.md,
     /// "One frame value").
-    private static func writeOnScreen(_ held: UnsafeMutableBufferPointer<PixelLine?>, lines: RingRows, buffer: WindowCanvas,
+    private static func writeOnScreen(_ held: UnsafeMutableBufferPointer<PixelLine>, lines: RingRows, buffer: WindowCanvas,
                                       onScreen: Range<Int32>, _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         // The lines through a pointer, read once a fill: an array's subscript a row each cost
         // a bounds check and its retains.
@@ -186,16 +186,17 @@ struct RingBuffers {
 
     /// `writeOnScreen` for a buffer whose memory takes each row alone: each row on screen
     /// given the pixels where its line changed.
-    private static func writeRows(_ held: UnsafeMutableBufferPointer<PixelLine?>, ring: UnsafeBufferPointer<PixelLine>,
+    private static func writeRows(_ held: UnsafeMutableBufferPointer<PixelLine>, ring: UnsafeBufferPointer<PixelLine>,
                                   images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
                                   _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         let (width, rows, count, base) = shape
         var copied = 0, ringRow = Int((base + onScreen.lowerBound) % count)
+        guard let lines = ring.baseAddress, let kept = held.baseAddress else { return 0 }
         for row in Int(onScreen.lowerBound)..<Int(min(rows, onScreen.upperBound)) {
-            let line = ring[ringRow]
-            // Most rows show what they showed: asked first, the write out of the loop (a held
-            // line's `slot` is never read).
-            if let old = held[row], old.shows(line) {} else {
+            // Most rows show what they showed: asked first, in two words where the lines
+            // lie, the write out of the loop (a held line's `slot` is never read).
+            if !PixelLine.same(kept + row, lines + ringRow) {
+                let line = ring[ringRow]
                 copied += write(line, over: held[row], row: Int32(row), buffer: buffer, images: images, width: width)
                 held[row] = line
             }
@@ -205,13 +206,13 @@ struct RingBuffers {
         return copied
     }
 
-    /// Pixels of `line` into the buffer's row `row` where they differ from `old`'s (nil:
-    /// unknown, every pixel). Returns how many it wrote. Not inlined: the loop over every
+    /// Pixels of `line` into the buffer's row `row` where they differ from `old`'s
+    /// (`PixelLine.unknown`: every pixel). Returns how many it wrote. Not inlined: the loop over every
     /// row that calls it for the few that changed keeps its values in registers.
     @inline(never)
-    private static func write(_ line: PixelLine, over old: PixelLine?, row: Int32, buffer: WindowCanvas, images: [LineImage],
+    private static func write(_ line: PixelLine, over old: PixelLine, row: Int32, buffer: WindowCanvas, images: [LineImage],
                               width: Int32) -> Int {
-        let (from, to) = old.map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+        let (from, to) = PixelLine.change(from: old, to: line, width: width)
         guard from < to else { return 0 }
         buffer.write(line, row: row, from: from, to: to, images: images)
         return Int(to - from)
@@ -219,7 +220,7 @@ struct RingBuffers {
 
     /// `writeOnScreen` for a turned buffer whose memory takes rows in bands (`TurnStrip`):
     /// from the band of the first row on screen to that of the last.
-    private static func writeBands(_ held: UnsafeMutableBufferPointer<PixelLine?>, ring: UnsafeBufferPointer<PixelLine>,
+    private static func writeBands(_ held: UnsafeMutableBufferPointer<PixelLine>, ring: UnsafeBufferPointer<PixelLine>,
                                    images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
                                    _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         let (width, rows, count, base) = shape
@@ -231,10 +232,10 @@ struct RingBuffers {
             let together = buffer.rowsWrittenWith(row)
             var from = width, to: Int32 = 0, same = true
             for row in together {
-                let line = ring[Int((base + row) % count)]
-                if let old = held[Int(row)], old.shows(line) { continue }
+                let at = Int((base + row) % count)
+                if PixelLine.same(held.baseAddress! + Int(row), ring.baseAddress! + at) { continue }
                 same = false
-                let change = held[Int(row)].map { PixelLine.change(from: $0, to: line, width: width) } ?? (0, width)
+                let change = PixelLine.change(from: held[Int(row)], to: ring[at], width: width)
                 if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
             }
             // A band whose rows all show what they showed is left as it is (`slot` unread).
@@ -268,7 +269,7 @@ struct RingBuffers {
                 // Whether window row y differs; its pixels that do widen the box.
                 func widen(_ y: Int32) -> Bool {
                     let new = ring[Int((first + ahead + y) % count)]
-                    let (from, to) = held[Int(shown.offset + ahead + y)].map { PixelLine.change(from: $0, to: new, width: width) } ?? (0, width)
+                    let (from, to) = PixelLine.change(from: held[Int(shown.offset + ahead + y)], to: new, width: width)
                     guard from < to else { return false }
                     (left, right) = (min(left, from), max(right, to))
                     return true
