@@ -224,6 +224,7 @@ struct RingBuffers {
                                    images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
                                    _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         let (width, rows, count, base) = shape
+        guard let kept = held.baseAddress, let lines = ring.baseAddress else { return 0 }
         var copied = 0, row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
         while row < min(rows, onScreen.upperBound) {
             // Rows the buffer's memory takes together (each memory row a cache line of
@@ -231,9 +232,11 @@ struct RingBuffers {
             // written again as they are: whole lines.
             let together = buffer.rowsWrittenWith(row)
             var from = width, to: Int32 = 0, same = true
+            // The band's ring rows counted on, not divided out a row.
+            var at = Int((base + together.lowerBound) % count)
             for row in together {
-                let at = Int((base + row) % count)
-                if PixelLine.same(held.baseAddress! + Int(row), ring.baseAddress! + at) { continue }
+                defer { at = at + 1 == Int(count) ? 0 : at + 1 }
+                if PixelLine.same(kept + Int(row), lines + at) { continue }
                 same = false
                 let change = PixelLine.change(from: held[Int(row)], to: ring[at], width: width)
                 if change.0 < change.1 { (from, to) = (min(from, change.0), max(to, change.1)) }
