@@ -70,20 +70,25 @@ struct ListLines {
         guard low < high, nextImages.count < Int(UInt16.max), let raster = image.raster else { return }
         nextImages.append(LineImage(owner: image, pixels: raster.pixels, stride: Int(image.width), left: left))
         let slot = UInt16(nextImages.count), serial = UInt32(truncatingIfNeeded: image.serial)
-        for y in low..<high {
-            let line = Int32(y) - ahead - from
-            let ink = raster.ink(line: line)
-            // The ink's pixels on screen: inside the image's shown width and the window.
-            let spanFrom = max(left + ink.from, 0), spanTo = min(left + min(ink.to, width), self.width)
-            var shown = Line(fill: fill)
-            if spanFrom < spanTo {
-                shown.left = Int16(spanFrom)
-                shown.right = Int16(spanTo)
-                shown.imageLine = UInt16(line)
-                shown.slot = slot
-                shown.image = serial
+        let window = self.width, first = ahead + from
+        // Through a pointer, in wrapping arithmetic (a line of an image inside the window:
+        // none overflows): a third of the list's description was this loop's checks.
+        next.withUnsafeMutableBufferPointer { next in
+            for y in low..<high {
+                let line = Int32(truncatingIfNeeded: y) &- first
+                let ink = raster.ink(line: line)
+                // The ink's pixels on screen: inside the image's shown width and the window.
+                let spanFrom = max(left &+ ink.from, 0), spanTo = min(left &+ min(ink.to, width), window)
+                var shown = Line(fill: fill)
+                if spanFrom < spanTo {
+                    shown.left = Int16(truncatingIfNeeded: spanFrom)
+                    shown.right = Int16(truncatingIfNeeded: spanTo)
+                    shown.imageLine = UInt16(truncatingIfNeeded: line)
+                    shown.slot = slot
+                    shown.image = serial
+                }
+                next[y] = shown
             }
-            next[y] = shown
         }
     }
 
