@@ -45,6 +45,11 @@ extension LiveApp {
         let ms = Int32((seconds * 1000).rounded(.up))
         if let consoleInput {
             if consoleInput.wait(&event, timeoutMs: ms), event.type != 0 { SDL_PushEvent(&event) }
+        } else if platform.input == .sdlQueueWhenSent, SDL_HasEvents(SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) == SDL_FALSE,
+                  native.waitForInput(timeoutMs: ms) != nil {
+            // X11: one poll on the server's socket. SDL's wait pumps before and after its
+            // own poll, some 18 reads that find nothing a wait (docs/performance.md, the X11
+            // CPU path); an event another thread pushes meanwhile waits at most `seconds`.
         } else {
             _ = SDL_WaitEventTimeout(nil, ms)
         }

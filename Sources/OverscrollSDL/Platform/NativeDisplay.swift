@@ -78,6 +78,15 @@ struct NativeDisplay {
         return poll(&fd, 1, 0) != 0
     }
 
+    /// `mayHaveInput` waiting up to `timeoutMs` for the server to send something: one
+    /// poll. nil where there is no X11 socket to wait on.
+    func waitForInput(timeoutMs: Int32) -> Bool? {
+        guard kind == .x11, let connection, socket >= 0 else { return nil }
+        if ovs_x11_events_already_queued(UnsafeMutableRawPointer(connection)) > 0 { return true }
+        var fd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, timeoutMs) > 0
+    }
+
     /// Whether the Wayland connection has failed (the compositor hung up, or refused a
     /// request): SDL then turns its next pump into SDL_QUIT, which must not pass for a stop.
     /// Always false on X11, whose loss Xlib reports itself (`onXConnectionLost`).
