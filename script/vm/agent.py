@@ -17,6 +17,11 @@ puts it there; one image serves every boot):
                                   no tracking ids: every finger down again in each packet,
                                   each ended by SYN_MT_REPORT), as older eGalax/eeti and
                                   some vendor drivers report; libinput reads it through mtdev
+  vmtest.touch=pen:MAXX:MAXY      a panel that reports as a pen on the glass (a HID
+                                  digitizer's stylus: BTN_TOOL_PEN, BTN_TOUCH, ABS_X/Y with a
+                                  resolution, ABS_PRESSURE; udev says ID_INPUT_TABLET=1), as
+                                  many resistive controllers and pen displays do: libinput's
+                                  tablet tool, one contact
   vmtest.kiosk=KEY:VALUE,...      the boot's kiosk.toml drop-in (55-vm-boot.toml), written
                                   before the kiosk starts: e.g. rotate:90
   vmtest.ctl=PATH                 the command channel's device (default /dev/ttyS1): on the
@@ -55,8 +60,8 @@ def boot_params(cmdline):
 def touch_kind(params):
     """(kind, max_x, max_y) from vmtest.touch; the multitouch panel in pixels without it."""
     kind, *axes = (params.get("vmtest.touch") or f"multi:{W - 1}:{H - 1}").split(":")
-    if kind not in ("multi", "single", "protocol-a") or len(axes) != 2:
-        raise SystemExit(f"agent: vmtest.touch={params['vmtest.touch']}: want multi, single or protocol-a:MAXX:MAXY")
+    if kind not in ("multi", "single", "protocol-a", "pen") or len(axes) != 2:
+        raise SystemExit(f"agent: vmtest.touch={params['vmtest.touch']}: want multi, single, protocol-a or pen:MAXX:MAXY")
     return kind, int(axes[0]), int(axes[1])
 
 
@@ -80,6 +85,12 @@ def make_touchscreen(kind, max_x, max_y):
     if kind == "single":
         return UInput({e.EV_KEY: [e.BTN_TOUCH], e.EV_ABS: axes}, name="vm-test single-touch panel",
                       vendor=0x1234, product=0x5679, input_props=[e.INPUT_PROP_DIRECT])
+    if kind == "pen":
+        # libinput takes a tablet only with a resolution on both axes (units a millimetre).
+        pen = [(e.ABS_X, AbsInfo(0, 0, max_x, 0, 0, 20)), (e.ABS_Y, AbsInfo(0, 0, max_y, 0, 0, 20)),
+               (e.ABS_PRESSURE, AbsInfo(0, 0, 1023, 0, 0, 0))]
+        return UInput({e.EV_KEY: [e.BTN_TOOL_PEN, e.BTN_TOUCH, e.BTN_STYLUS], e.EV_ABS: pen}, name="vm-test pen display",
+                      vendor=0x1234, product=0x567B, input_props=[e.INPUT_PROP_DIRECT])
     if kind == "protocol-a":
         axes += [(e.ABS_MT_POSITION_X, AbsInfo(0, 0, max_x, 0, 0, 0)), (e.ABS_MT_POSITION_Y, AbsInfo(0, 0, max_y, 0, 0, 0))]
         return UInput({e.EV_KEY: [e.BTN_TOUCH], e.EV_ABS: axes}, name="vm-test protocol-A touchscreen",
@@ -152,7 +163,9 @@ class Touch:
         self.taken, self.index = None, 0    # play()'s stamps, and the step being played
         # A single-touch panel knows one finger: no slots, no tracking ids; a second
         # finger is not seen (its steps are ignored).
-        self.single = kind == "single"
+        self.single = kind in ("single", "pen")
+        # A pen: the single touch's packets, the tool in proximity while the tip is down.
+        self.pen = kind == "pen"
         # Protocol A: no slots; each packet lists every finger down (`_report_a`).
         self.protocol_a = kind == "protocol-a"
         self.down = {}          # slot -> (x, y)
@@ -193,6 +206,9 @@ class Touch:
         if self.single:
             if not self.down:
                 self.down[slot] = (x, y)
+                if self.pen:
+                    self.ui.write(e.EV_KEY, e.BTN_TOOL_PEN, 1)
+                    self.ui.write(e.EV_ABS, e.ABS_PRESSURE, 600)
                 self.ui.write(e.EV_ABS, e.ABS_X, x)
                 self.ui.write(e.EV_ABS, e.ABS_Y, y)
                 self.ui.write(e.EV_KEY, e.BTN_TOUCH, 1)
@@ -236,6 +252,11 @@ class Touch:
         if self.single:
             if self.down.pop(slot, None):
                 self.ui.write(e.EV_KEY, e.BTN_TOUCH, 0)
+                if self.pen:
+                    # The tip up, then the tool out of proximity in a packet of its own.
+                    self.ui.write(e.EV_ABS, e.ABS_PRESSURE, 0)
+                    self.ui.syn()
+                    self.ui.write(e.EV_KEY, e.BTN_TOOL_PEN, 0)
                 self.ui.syn()
             return
         self._slot(slot)
@@ -245,6 +266,20 @@ class Touch:
             self.ui.write(e.EV_KEY, e.BTN_TOUCH, 0)
         self._single()
         self.ui.syn()
+
+    def hold(self, seconds):
+        """A pen held still on the glass: its pressure wanders, so a digitizer keeps
+        reporting at about 100 Hz where it stays (the kernel drops a packet that changes
+        nothing). libinput averages a pen's position over its last packets; without these
+        it would rest where the average was, short of the pen (3 px of a pull, measured)."""
+        end = time.monotonic() + seconds
+        k = 0
+        while time.monotonic() < end:
+            time.sleep(min(0.01, max(0.0, end - time.monotonic())))
+            k += 1
+            self.ui.write(e.EV_ABS, e.ABS_PRESSURE, 600 + k % 2)
+            self.ui.syn()
+            self._take()
 
     def play(self, steps, stamps=None):
         """Plays `steps`; with `stamps` (a list), appends [step index, µs] for each packet
@@ -275,6 +310,8 @@ class Touch:
         elif kind == "up":
             self.release(int(step[1]))
         elif kind == "wait":
+            if self.pen and self.down:
+                return self.hold(step[1] / 1000)
             time.sleep(step[1] / 1000)
         elif kind == "move":
             slot, x1, y1, ms = int(step[1]), int(step[2]), int(step[3]), float(step[4])

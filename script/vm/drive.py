@@ -119,9 +119,10 @@ MATRIX = {
                        "touch": "protocol-a:4095:4095", "kiosk": {"content": ROWS}},
     # QEMU's Cirrus VGA (cirrus-qemu): 4 MiB of video memory and buffers in system memory
     # that the driver copies into it, the damage only (a shadow-buffered driver, as
-    # simpledrm, udl and gud are; Debian's kernels build no simpledrm).
-    "cirrus": {"qemu": ["-device", "cirrus-vga"], "screen": (1024, 768),
-               "touch": "multi:4095:4095", "kiosk": {"content": ROWS}},
+    # simpledrm, udl and gud are; Debian's kernels build no simpledrm); with a panel that
+    # reports a pen on the glass (libinput's tablet tool), as many resistive ones do.
+    "cirrus-pen": {"qemu": ["-device", "cirrus-vga"], "screen": (1024, 768),
+                   "touch": "pen:4095:4095", "kiosk": {"content": ROWS}},
     # OVMF's GOP takes the VGA's EDID mode (720x1280); with bochs-drm blacklisted the
     # kernel has efifb's /dev/fb0 and no /dev/dri (Debian 12 builds no simpledrm).
     # The EDID's mode at 60 Hz: efifb tells no refresh and the app paces it at 60 Hz,
