@@ -40,6 +40,17 @@ extension SDLSuite { @Suite struct PixelLineTests {
         #expect(agreed > 50)
     }
 
+    @Test func agreeingStopsAtTheFirstLineThatShowsOtherPixels() {
+        var a = (0..<40).map { PixelLine(fill: UInt32($0)) }, b = a
+        // A slot of its own (another frame's images) is not a difference.
+        b[5].slot = 9
+        #expect(PixelLine.agreeing(&a, &b, count: 40) == 40)
+        b[17].imageLine = 1
+        #expect(PixelLine.agreeing(&a, &b, count: 40) == 17)
+        #expect(PixelLine.agreeing(&a, &b, count: 10) == 10)
+        #expect(PixelLine.agreeing(&a, &b, count: 0) == 0)
+    }
+
     @Test func aLineNotKnownShowsNoneAndChangesEveryPixel() {
         var line = PixelLine(fill: 0)
         #expect(!PixelLine.unknown.shows(line))

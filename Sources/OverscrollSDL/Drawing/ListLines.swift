@@ -186,25 +186,28 @@ struct ListLines {
                 guard let ring = held.baseAddress, let lines = next.baseAddress else { return }
                 // No pixel to write (`bestFirst` counted none): the ring takes the frame's
                 // lines as they are, not compared again one by one. Otherwise only the lines
-                // that differ from their ring row's are looked at (asked in two words each),
-                // and the ring takes the frame's lines the same way after (stored line by
-                // line in the loop, they cost more).
-                if !clean {
-                    var slot = first
-                    for y in 0..<height {
-                        defer { slot = slot + 1 == height ? 0 : slot + 1 }
-                        guard !known || !PixelLine.same(ring + slot, lines + y) else { continue }
-                        let new = lines[y]
-                        let (from, to) = known ? PixelLine.change(from: ring[slot], to: new, width: width) : (0, width)
-                        guard from < to else { continue }
-                        if let canvas { write(new, row: Int32(slot), from: from, to: to, into: canvas) }
-                        written += Int(to - from)
-                        top = min(top, Int32(y)); bottom = max(bottom, Int32(y))
-                        if let last = ringRowsWritten.last, last.upperBound == Int32(y) {
-                            ringRowsWritten[ringRowsWritten.count - 1] = last.lowerBound..<(Int32(y) + 1)
-                        } else {
-                            ringRowsWritten.append(Int32(y)..<(Int32(y) + 1))
-                        }
+                // that differ from their ring row's are looked at, and the ring takes the
+                // frame's lines the same way after (stored line by line in the loop, they
+                // cost more). Lines 0..<split lie at ring rows `first` on, the rest from row
+                // 0: two stretches, each walked to its next line that differs
+                // (`PixelLine.agreeing`).
+                let split = height - first
+                var at = 0
+                while !clean, at < height {
+                    let (end, shift) = at < split ? (split, first) : (height, -split)
+                    if known { at += PixelLine.agreeing(ring + (at + shift), lines + at, count: end - at) }
+                    guard at < end else { continue }
+                    let y = at, slot = at + shift, new = lines[y]
+                    at += 1
+                    let (from, to) = known ? PixelLine.change(from: ring[slot], to: new, width: width) : (0, width)
+                    guard from < to else { continue }
+                    if let canvas { write(new, row: Int32(slot), from: from, to: to, into: canvas) }
+                    written += Int(to - from)
+                    top = min(top, Int32(y)); bottom = max(bottom, Int32(y))
+                    if let last = ringRowsWritten.last, last.upperBound == Int32(y) {
+                        ringRowsWritten[ringRowsWritten.count - 1] = last.lowerBound..<(Int32(y) + 1)
+                    } else {
+                        ringRowsWritten.append(Int32(y)..<(Int32(y) + 1))
                     }
                 }
                 (ring + first).update(from: lines, count: height - first)

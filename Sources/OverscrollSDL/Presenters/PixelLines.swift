@@ -53,6 +53,15 @@ struct PixelLine {
                 & slotMasked == 0
     }
 
+    /// How many lines from the first `a` and `b` agree on (`same`), up to `count`: a walk
+    /// skips the stretch that shows what it showed in a loop of its own, nothing else in it.
+    @inline(__always)
+    static func agreeing(_ a: UnsafePointer<PixelLine>, _ b: UnsafePointer<PixelLine>, count: Int) -> Int {
+        var i = 0
+        while i < count, same(a + i, b + i) { i += 1 }
+        return i
+    }
+
     /// The second word without `slot`: `imageLine`, `slot` and `image` lie in it in that
     /// order, from its low bytes (`PixelLineTests` holds the layout to it).
     static var slotMasked: UInt64 { 0xFFFF_FFFF_0000_FFFF }

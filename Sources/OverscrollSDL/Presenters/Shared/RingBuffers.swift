@@ -190,18 +190,22 @@ struct RingBuffers {
                                   images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
                                   _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         let (width, rows, count, base) = shape
-        var copied = 0, ringRow = Int((base + onScreen.lowerBound) % count)
         guard let lines = ring.baseAddress, let kept = held.baseAddress else { return 0 }
-        for row in Int(onScreen.lowerBound)..<Int(min(rows, onScreen.upperBound)) {
-            // Most rows show what they showed: asked first, in two words where the lines
-            // lie, the write out of the loop (a held line's `slot` is never read).
-            if !PixelLine.same(kept + row, lines + ringRow) {
-                let line = ring[ringRow]
-                copied += write(line, over: held[row], row: Int32(row), buffer: buffer, images: images, width: width)
-                held[row] = line
-            }
-            ringRow += 1
-            if ringRow == Int(count) { ringRow = 0 }
+        let top = Int(onScreen.lowerBound), last = Int(min(rows, onScreen.upperBound)), n = Int(count)
+        // Buffer rows top..<split show ring rows from the first's on, the rest from ring row
+        // 0: two stretches, each walked to its next row that changed (`PixelLine.agreeing`:
+        // most rows show what they showed), the write out of the loop (a held line's `slot`
+        // is never read).
+        let shift = (Int(base) + top) % n - top, split = min(last, n - shift)
+        var copied = 0, row = top
+        while row < last {
+            let (end, shift) = row < split ? (split, shift) : (last, shift - n)
+            row += PixelLine.agreeing(kept + row, lines + (row + shift), count: end - row)
+            guard row < end else { continue }
+            let line = ring[row + shift]
+            copied += write(line, over: held[row], row: Int32(row), buffer: buffer, images: images, width: width)
+            held[row] = line
+            row += 1
         }
         return copied
     }
@@ -234,6 +238,13 @@ struct RingBuffers {
             var from = width, to: Int32 = 0, same = true
             // The band's ring rows counted on, not divided out a row.
             var at = Int((base + together.lowerBound) % count)
+            // Most bands show what they showed: asked in one stretch where their ring rows
+            // do not wrap (`PixelLine.agreeing`), and left as they are.
+            let size = together.count, lower = Int(together.lowerBound)
+            if at + size <= Int(count), PixelLine.agreeing(kept + lower, lines + at, count: size) == size {
+                row = together.upperBound
+                continue
+            }
             for row in together {
                 defer { at = at + 1 == Int(count) ? 0 : at + 1 }
                 if PixelLine.same(kept + Int(row), lines + at) { continue }
