@@ -9,12 +9,13 @@ import TestSupport
 
     /// One simulated frame: returns its present time (the end of the present call).
     /// `vblank`: present blocks until the next multiple of the period (vsync), and the
-    /// loop does not sleep to the frame's start.
+    /// loop does not sleep to the frame's start. `unsynced`: presented once drawn
+    /// (`presentNotBeforeUnsynced`), not held to the deadline.
     static func frame(_ pacer: inout FramePacer, now: inout Double, work: Double, present: Double,
-                      vblank: Bool = false) -> Double {
+                      vblank: Bool = false, unsynced: Bool = false) -> Double {
         if !vblank, let start = pacer.nextStart { now = max(now, start) }
         now += work
-        now = max(now, pacer.presentNotBefore)
+        now = max(now, unsynced ? pacer.presentNotBeforeUnsynced : pacer.presentNotBefore)
         now += present
         if vblank { now = (now / period).rounded(.up) * period + 0.0002 }
         pacer.presented(at: now, work: work, vsyncBlocks: vblank)
@@ -27,6 +28,21 @@ import TestSupport
         for _ in 0..<120 { presents.append(Self.frame(&pacer, now: &now, work: 0.004, present: 0.0005)) }
         let intervals = zip(presents.dropFirst(), presents).map { $0 - $1 }
         // After the first few frames (the work estimate settles), every interval is the period.
+        for interval in intervals.dropFirst(3) { #expect(abs(interval - Self.period) < 1e-9) }
+    }
+
+    /// Presented once drawn (SDL's window surface on X11), frames started on the grid are
+    /// still a period apart, each presented before its deadline: no wait for it.
+    @Test func framesPresentedOnceDrawnStayOnePeriodApart() {
+        var pacer = FramePacer(period: Self.period), now = 10.0
+        var presents: [Double] = []
+        for _ in 0..<120 {
+            let deadline = pacer.deadline
+            let presented = Self.frame(&pacer, now: &now, work: 0.004, present: 0.0005, unsynced: true)
+            if let deadline { #expect(presented < deadline) }
+            presents.append(presented)
+        }
+        let intervals = zip(presents.dropFirst(), presents).map { $0 - $1 }
         for interval in intervals.dropFirst(3) { #expect(abs(interval - Self.period) < 1e-9) }
     }
 
@@ -51,7 +67,7 @@ import TestSupport
 
     /// Whatever the work and the present cost (a starved X server takes tens of ms to take
     /// a frame), no two presents are less than three quarters of a period apart.
-    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func noTwoPresentsWithinThreeQuartersOfAPeriod(seed: UInt64) {
         var rng = ProfilerTestRandom(seed: seed)
         var pacer = FramePacer(period: Self.period), now = 10.0
@@ -64,7 +80,7 @@ import TestSupport
                 now += Double.random(in: 0...0.05, using: &rng)
                 pacer.woke()
             }
-            let presented = Self.frame(&pacer, now: &now, work: work, present: present, vblank: seed > 2)
+            let presented = Self.frame(&pacer, now: &now, work: work, present: present, vblank: seed == 3 || seed == 4, unsynced: seed > 4)
             if let last { #expect(presented - last >= Self.period * 0.75 - 1e-9, "frame \(k)") }
             last = presented
         }

@@ -53,6 +53,14 @@ public struct FramePacer: Sendable {
         return lastPresent.map { $0 + period } ?? -.infinity
     }
 
+    /// `presentNotBefore` for a display that shows a present at once and meets no refresh
+    /// (SDL's window surface on X11): a frame, its start paced to the grid (`nextStart`),
+    /// is presented as soon as it is drawn, not held to its deadline (a second sleep a
+    /// frame), and no two presents are less than `period − slack` apart.
+    public var presentNotBeforeUnsynced: Double {
+        lastPresent.map { $0 + period - slack } ?? -.infinity
+    }
+
     /// The loop slept on input: the grid is gone. The next frame presents as soon as it
     /// is drawn, and a period after the last present at the soonest.
     public mutating func woke() {

@@ -57,6 +57,10 @@ public final class LiveApp {
     private var presentAverage = 0.0
     /// Deadlines for a display that does not block in present (`FramePacer`).
     private var pacer: FramePacer
+    /// SDL's window surface (X11's CPU path): a present is shown at once, at no refresh,
+    /// so a frame is presented once drawn, not held to its deadline: one sleep a frame,
+    /// not two (docs/performance.md, the X11 CPU path).
+    private let presentsOnceDrawn: Bool
     /// Monotonic time the oldest input handled this frame was drained.
     var oldestArrival: Double?
     /// The oldest admitted input's own time this frame (`FrameTiming.touchTime`).
@@ -123,6 +127,7 @@ public final class LiveApp {
         let native = NativeDisplay(window: display.window)
         self.native = native
         platform = display.platform
+        presentsOnceDrawn = display.showsAtOnce
         var why = ""
         consoleInput = ConsoleInput.open(for: display.platform, why: &why)
         if consoleInput == nil, !why.isEmpty { warn("input: libinput cannot be had (\(why)); SDL reads the devices itself") }
@@ -180,7 +185,7 @@ public final class LiveApp {
             if let drifted = clock.drifted(from: session.settings.wallClock) { session.wallClockChanged(to: drifted.clock, step: drifted.step) }
             for i in inputs.indices { inputs[i].time = clock.modelTime(ofStamp: inputs[i].time) }
             var timing = session.frame(&inputs, to: frameTime, startedAt: frameStart, cpuStart: cpuStart,
-                                       presentNotBefore: pacer.presentNotBefore)
+                                       presentNotBefore: presentsOnceDrawn ? pacer.presentNotBeforeUnsynced : pacer.presentNotBefore)
             if !reloaded && session.lastPainted == .nothing && frame >= firstFrameShownBy {
                 // Nothing new to show (woken by an event that changed nothing, a finger
                 // landing or held still): no frame was presented that anyone could see, so

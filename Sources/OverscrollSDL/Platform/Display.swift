@@ -203,6 +203,8 @@ public final class Display {
     /// Whether what was drawn last frame is still there to draw over (`Presenter`): then a
     /// frame repaints only what changed.
     public var keepsPixels: Bool { presenter.keepsPixels }
+    /// A present is shown when it comes, at no refresh (`Presenter.showsAtOnce`).
+    public var showsAtOnce: Bool { presenter.showsAtOnce }
 
     /// Shows what was drawn: the frame's value (`PresentedFrame`: its damage, its ring's
     /// frame) goes to the presenter as it is; where it can, only what changed reaches the

@@ -23,6 +23,10 @@ protocol Presenter: AnyObject {
     /// a buffer of ours keeps its pixels, so a frame repaints only what changed; a GPU
     /// back buffer is undefined after a present.
     var keepsPixels: Bool { get }
+    /// Whether a present is shown when it comes, at no refresh (SDL's window surface: the
+    /// X server copies a put at once): the live loop presents such a frame once it is
+    /// drawn, not held to a deadline (`FramePacer.presentNotBeforeUnsynced`).
+    var showsAtOnce: Bool { get }
     /// The pixels this frame is drawn into where the CPU draws them, as large as the
     /// screen now; nil where there are none (the GPU) or they are not 32-bit.
     func canvas() -> WindowCanvas?
@@ -73,6 +77,7 @@ protocol Presenter: AnyObject {
 }
 
 extension Presenter {
+    var showsAtOnce: Bool { false }
     var loss: String? { nil }
     var cannotShow: String? { nil }
     func takeNotes() -> [String] { [] }

@@ -11,6 +11,7 @@ final class WindowSurfacePresenter: DrawsWithOwnRenderer {
     let drawing: PresenterRenderer
     let described: PresenterDescription
     var keepsPixels: Bool { true }
+    var showsAtOnce: Bool { true }
     private let window: OpaquePointer
     /// The ring made last (`makeListRing`), which the painter holds; its puts are sent
     /// with the window surface's present.
