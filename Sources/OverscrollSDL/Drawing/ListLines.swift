@@ -238,7 +238,7 @@ struct ListLines {
             guard line.image != 0, line.image != tried.0, line.image != tried.1, line.image != tried.2 else { continue }
             (tried.0, tried.1, tried.2) = (line.image, tried.0, tried.1)
             guesses += 1
-            guard let slot = held.firstIndex(where: { $0.image == line.image && $0.imageLine == line.imageLine }) else { continue }
+            guard let slot = Self.nearestRow(in: held, showing: line, around: (current + y - 1) % height) else { continue }
             let first = ((slot - (y - 1)) % height + height) % height
             guard first != best.first else { continue }
             if let known = best.cost {
@@ -252,6 +252,25 @@ struct ListLines {
             }
         }
         return (Int32(best.first), best.cost == 0)
+    }
+
+    /// The ring row nearest `around` (either way round the ring) that shows `line`'s image
+    /// line, nil when none does: a list that moved a few rows shows it a few rows from where
+    /// it was, and a search from the ring's first row walked half the ring to find it.
+    private static func nearestRow(in held: [Line], showing line: Line, around: Int) -> Int? {
+        held.withUnsafeBufferPointer { held in
+            let n = held.count
+            func shows(_ i: Int) -> Bool { held[i].image == line.image && held[i].imageLine == line.imageLine }
+            guard n > 0 else { return nil }
+            var down = around, up = around
+            for _ in 0...(n / 2) {
+                if shows(down) { return down }
+                if shows(up) { return up }
+                down = down + 1 == n ? 0 : down + 1
+                up = up == 0 ? n - 1 : up - 1
+            }
+            return nil
+        }
     }
 
     /// Pixels `writeRing` would write with the window's top at ring row `first`, counted
