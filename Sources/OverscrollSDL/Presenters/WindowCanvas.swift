@@ -104,6 +104,9 @@ struct WindowCanvas {
     /// then a band); otherwise every row is written alone, and a writer may skip asking.
     var writesRowsInBands: Bool { strip != nil }
 
+    /// Whether the canvas's rows go up the memory (turned 180°: row y is memory row h − 1 − y).
+    var rowsDescendInMemory: Bool { turn == .half }
+
     /// The surface's pixel for an opaque colour.
     func pixel(_ c: SDL_Color) -> UInt32 { SDL_MapRGB(format, c.r, c.g, c.b) }
 
