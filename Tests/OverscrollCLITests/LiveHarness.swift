@@ -69,7 +69,9 @@ final class XServer {
     func window(named name: String, timeout: Double = 90) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let ids = try tool("xdotool", ["search", "--name", "^\(name)$"]).split(separator: "\n")
+            // Only once it is mapped: SDL names the window before it shows it, and input
+            // sent to a window not yet viewable goes to the root (a drag then moved nothing).
+            let ids = try tool("xdotool", ["search", "--onlyvisible", "--name", "^\(name)$"]).split(separator: "\n")
             if let id = ids.first { return String(id) }
             Thread.sleep(forTimeInterval: 0.1)
         }
