@@ -26,6 +26,8 @@ struct ovs_fb {
     size_t shadow_pixels;
     int width, height, rows;        // the buffer's shape
     int panned;                     // the buffer is the screen's memory (commits pan)
+    int direct;                     // the buffer is the screen's memory, never panned: as tall
+                                    // as the screen, it is written where it is shown
     int offset;                     // the acquired frame's first row
     int shown_offset;               // the row the screen shows from (panned)
     int acquired;
@@ -133,9 +135,13 @@ uint32_t *ovs_fb_acquire(ovs_fb *f, int width, int height, int rows, int offset,
         f->height = height;
         f->rows = rows;
         f->panned = f->info.can_pan && rows <= f->info.virtual_height;
+        // A buffer no taller than the screen needs no pan: the presenter writes only the
+        // pixels that changed (a ring pinned to the screen's top), so they go straight to
+        // the screen; a shadow would have them written twice, and copied as a box.
+        f->direct = !f->panned && rows == height;
         f->fresh = 1;
         f->whole = 1;
-        if (!f->panned && f->shadow_pixels < (size_t)width * (size_t)rows) {
+        if (!f->panned && !f->direct && f->shadow_pixels < (size_t)width * (size_t)rows) {
             free(f->shadow);
             f->shadow_pixels = 0;
             f->shadow = malloc((size_t)width * (size_t)rows * 4);
@@ -148,7 +154,7 @@ uint32_t *ovs_fb_acquire(ovs_fb *f, int width, int height, int rows, int offset,
     f->damaged = 0;
     *fresh = f->fresh;
     f->fresh = 0;
-    if (f->panned) {
+    if (f->panned || f->direct) {
         *stride = f->info.stride;
         return (uint32_t *)f->screen;
     }
@@ -206,6 +212,8 @@ int ovs_fb_commit(ovs_fb *f) {
             f->rows = 0;
             return errno == EINVAL || errno == EBUSY || errno == EINTR ? 0 : -1;
         }
+    } else if (f->direct) {
+        // Written where it is shown already.
     } else if (f->whole) {
         copy(f, (Rect){ 0, 0, f->width, f->height });
     } else {

@@ -1440,7 +1440,12 @@ class Run:
         fr = csv_rows(vm.out(f"head -1 {csv}; tail -n +{n0 + 1} {csv}"))
         app = round(sum(v - before.get(k, 0) for k, v in after.items() if k[0] == "overscroll-app"), 2)
         states = {r.get("refresh_state") for r in fr}
+        # The app's own profiler, a frame's mean by phase (frames.csv): where a side's CPU
+        # went, beside the process's figure the bar is on.
+        phases = {p: round(statistics.fmean(float(r.get(f"{p}_ms") or 0) for r in fr), 3) if fr else None
+                  for p in ("cpu", "input", "update", "render", "present")}
         return {"app_s": app, "wall_s": round(t1 - t0, 2), "frames": len(fr), "ms_per_frame": round(1000 * app / max(1, len(fr)), 2),
+                "phase_ms": phases,
                 "refreshed": "armed" in states and "refreshing" in states,
                 "momentum": sum(1 for r in fr if r.get("ui_state") == "momentum"), "tapped": any("tap" in r.get("events", "") for r in fr)}
 

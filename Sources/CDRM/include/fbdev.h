@@ -5,9 +5,10 @@
 
 // Frames shown on a Linux framebuffer device (/dev/fb0: efifb, vesafb, a board's simple
 // framebuffer) where there is no DRM device: the console's CPU path on kernels without
-// simpledrm (Debian 12's). The screen's memory is mapped; the frame is drawn into a
-// shadow and only what changed is copied, or, where the driver pans (yres_virtual
-// above yres), the memory holds the list's ring and a scroll is a pan. The same
+// simpledrm (Debian 12's). The screen's memory is mapped and written where it is shown:
+// where the driver cannot pan, only the pixels that changed (the list's ring pinned to
+// the screen's top); where it pans (yres_virtual above yres), the memory holds the list's
+// ring and a scroll is a pan. The same
 // shared-memory presenter drives it as drives DRM dumb buffers and wl_shm
 // (Presenters/Shared/BufferChain.swift): one buffer, no flip events to wait for.
 
@@ -35,14 +36,16 @@ void ovs_fb_get_info(const ovs_fb *f, ovs_fb_info *info);
 
 // The buffer the frame is written into: `rows` rows of `width` pixels, of which the
 // `height` from row `offset` on are shown once committed. Where the driver pans and the
-// rows fit its memory, the screen's memory itself (a commit pans); else a shadow in
-// ordinary memory (a commit copies what was damaged). NULL while the VT is not ours,
-// or when the size does not fit the screen.
+// rows fit its memory, the screen's memory itself (a commit pans); where it does not pan
+// and `rows` is the screen's height, the screen's memory too (written where it is shown);
+// else a shadow in ordinary memory (a commit copies what was damaged: a panned device
+// whose pans stopped working). NULL while the VT is not ours, or when the size does not
+// fit the screen.
 uint32_t *ovs_fb_acquire(ovs_fb *f, int width, int height, int rows, int offset, int *stride, int *fresh);
 // Window pixels in the rectangle differ from what the screen shows.
 void ovs_fb_damage(ovs_fb *f, int x, int y, int width, int height);
 // Shows the acquired buffer: copies the damage from the shadow (all of it after a fresh
-// buffer or a new offset), or pans. 0, or -1 once the device refuses a pan for good.
+// buffer or a new offset), or pans, or nothing (written where shown). 0, or -1 once the device refuses a pan for good.
 int ovs_fb_commit(ovs_fb *f);
 // The VT switched away (nothing written to the screen until it comes back) or back (the
 // next frame is written whole).

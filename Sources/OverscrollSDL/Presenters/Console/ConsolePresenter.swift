@@ -7,7 +7,7 @@ import OverscrollKit
 /// between frames, the VT and the screen given back at the run's end, and a device that
 /// went away seen even at rest.
 final class ConsolePresenter: Presenter {
-    private let shared: SharedMemoryPresenter
+    let shared: SharedMemoryPresenter
     private let chain: any ConsoleChain
 
     private init(shared: SharedMemoryPresenter, chain: any ConsoleChain) {

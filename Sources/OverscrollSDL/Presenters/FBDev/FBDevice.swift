@@ -40,10 +40,10 @@ final class FBDevice {
         info.mm_width > 0 && info.mm_height > 0 ? (Int(info.mm_width), Int(info.mm_height)) : nil
     }
 
-    /// The device's words for `--verbose`: "/dev/fb0 (EFI VGA) 1280x800, no pan: a shadow, damage copied".
+    /// The device's words for `--verbose`: "/dev/fb0 (EFI VGA) 1280x800, no pan: only the pixels that changed written".
     var description: String {
         let how = canPan ? "panned (\(info.virtual_height) rows of memory): a scroll is a pan"
-                         : "no pan: drawn in a shadow, only what changed copied"
+                         : "no pan: only the pixels that changed written, where the screen shows them"
         return "\(path) (\(id)) \(width)x\(height), \(how)"
     }
 }

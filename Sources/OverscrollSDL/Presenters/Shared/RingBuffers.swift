@@ -68,9 +68,14 @@ struct RingBuffers {
     }
 
     /// The rows held twice (`extra`) by buffers for a window `height` rows tall asked to hold
-    /// `extra` (nil: an eighth of the window): at least one, at most the window's. The one
-    /// rule, which `RingRoom` sizes buffers by too.
-    static func spareRows(height: Int32, extra: Int32?) -> Int32 { max(1, min(height, extra ?? height / 8)) }
+    /// `extra` (nil: an eighth of the window): at least one, at most the window's; none
+    /// where none is asked, for a buffer the screen shows from its first row only (each
+    /// frame that moves the list is then a new base at the buffer's top, and writes the
+    /// pixels that changed where the screen shows them). The one rule, which `RingRoom`
+    /// sizes buffers by too.
+    static func spareRows(height: Int32, extra: Int32?) -> Int32 {
+        extra == 0 ? 0 : max(1, min(height, extra ?? height / 8))
+    }
 
     /// A frame: the ring's first line (window row −`ahead`) is ring row `first`; the ring
     /// rows of lines `written` were written (empty for a frame drawn without the ring);

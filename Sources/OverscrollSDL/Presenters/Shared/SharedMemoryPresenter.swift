@@ -175,13 +175,32 @@ final class SharedMemoryPresenter: Presenter {
     }
 
     func makeListRing(note: inout String) -> (any ListRing)? {
-        guard chain.showsFromAnyRow else {
-            note = "; \(bufferName) is shown from its first row only: a scroll writes the window"
-            return nil
-        }
         let made = ChainListRing(presenter: self, width: surface.pointee.w, height: surface.pointee.h)
-        note = made == nil ? "" : "; a scroll changes which row of the list's ring \(bufferName) starts from, not the pixels"
+        note = made == nil ? "" : pinned
+            ? "; \(bufferName) is shown from its first row only: a scroll writes the pixels that changed where the screen shows them"
+            : "; a scroll changes which row of the list's ring \(bufferName) starts from, not the pixels"
         return made
+    }
+
+    /// The chain shows a buffer from its first row only (qxl; a framebuffer that does not
+    /// pan): the ring holds no row twice and none ahead, so each frame that moves the list
+    /// is a new base at the buffer's top (`RingBuffers.begin`), and writes into each row only
+    /// the pixels where its line and the ring's differ: the text that moved and the rows'
+    /// edges, not the window (a list of rows of one colour, its text at their start, is
+    /// mostly lines that show what they showed). Without the ring, each such frame wrote
+    /// the whole window.
+    private var pinned: Bool { !chain.showsFromAnyRow }
+
+    /// The ring's rows beyond each of the window's edges and its rows held twice, for a
+    /// ring `height` rows tall (`RingRoom`'s step; none of either where `pinned`).
+    private func ringLayout(height: Int32) -> (ahead: Int32, extra: Int32?) {
+        pinned ? (0, 0) : room.layout(height: height, bands: rotation.crosswise, ahead: writesAhead)
+    }
+
+    /// Rows of memory a buffer takes for a ring `height` rows tall.
+    private func ringRows(height: Int32) -> Int32 {
+        let (ahead, extra) = ringLayout(height: height)
+        return height + 2 * ahead + RingBuffers.spareRows(height: height, extra: extra)
     }
 
     /// The screen no longer shows what the buffers were given (a console's VT came back
@@ -207,7 +226,7 @@ final class SharedMemoryPresenter: Presenter {
     /// turned 90° or 270°, a buffer takes 16 rows at a time (`TurnStrip`), and a band at
     /// the window's edge gets its rows beyond it from these, what they show once scrolled
     /// in. Two bands: a scroll of up to 16 rows a frame writes no band twice.
-    var ringAhead: Int32 { room.layout(height: surface.pointee.h, bands: rotation.crosswise, ahead: writesAhead).ahead }
+    var ringAhead: Int32 { ringLayout(height: surface.pointee.h).ahead }
     /// Whether a turned screen's ring holds rows ahead (`ringAhead`): a test compares.
     var writesAhead = true
 
@@ -216,7 +235,7 @@ final class SharedMemoryPresenter: Presenter {
     /// each band is a cache line of each memory row where the driver's pitch allows.
     /// Their rows ahead and spare rows are the ladder's (`room`).
     private func makeRingBuffers(_ ring: ChainListRing) -> RingBuffers {
-        let (ahead, extra) = room.layout(height: ring.height, bands: rotation.crosswise, ahead: writesAhead)
+        let (ahead, extra) = ringLayout(height: ring.height)
         return RingBuffers(width: ring.width, height: ring.height, buffers: chain.most, extra: extra, ahead: ahead)
     }
 
@@ -269,7 +288,7 @@ final class SharedMemoryPresenter: Presenter {
     private func presentRing(_ ring: ChainListRing, _ frame: RingFrame?) {
         let first = frame?.first ?? 0, written = frame?.written ?? []
         if ringBuffers?.width != ring.width || ringBuffers?.height != ring.height || ringBuffers?.ahead != ringAhead
-            || ringBuffers?.rows != room.rows(height: ring.height, bands: rotation.crosswise, ahead: writesAhead) {
+            || ringBuffers?.rows != ringRows(height: ring.height) {
             ringBuffers = makeRingBuffers(ring)
         }
         guard var buffers = ringBuffers else { return }
@@ -333,7 +352,8 @@ final class SharedMemoryPresenter: Presenter {
     /// second); then nothing can be shown (`cannotShow`).
     private func refused(_ words: String, shape: BufferShape) {
         let asked = RingRoom.describe(shape), bands = rotation.crosswise
-        guard let ring, let lower = room.lower(height: ring.height, bands: bands, ahead: writesAhead) else {
+        // A pinned ring asks for the screen's rows only: nothing less to ask.
+        guard let ring, !pinned, let lower = room.lower(height: ring.height, bands: bands, ahead: writesAhead) else {
             if ring != nil, !oneBuffer, chain.drawsWhereShown {
                 oneBuffer = true
                 notes.append("\(words); one buffer of \(asked) from now on, drawn while it is shown: a frame may tear")
