@@ -9,8 +9,9 @@ import Glibc
 
 /// A framebuffer device (`FBDevChain`) faked by a regular file, its ioctls answered by
 /// the test (`FakeFramebuffer`): frame after frame of a pull, a refresh and flings both
-/// ways, what the screen's memory shows equals the scene drawn whole — copied from a
-/// shadow where the driver cannot pan (efifb), panned over the ring where it can — and
+/// ways, what the screen's memory shows equals the scene drawn whole — the pixels that
+/// changed written where it is shown where the driver cannot pan (efifb), panned over
+/// the ring where it can — and
 /// a format other than 32 bpp XRGB8888 is refused by name.
 extension SDLSuite { @Suite struct FBDevPresenterTests {
     /// /dev/fb0 as a file of `stride` × `virtualRows` pixels, with the screen infos a
