@@ -64,6 +64,36 @@ void ovs_turn_rows(uint32_t *line, ptrdiff_t step, const uint32_t *source, ptrdi
     }
 }
 
+void ovs_fill_band(uint32_t *line, ptrdiff_t step, const uint32_t *pattern, int slots, int rows) {
+    if (slots == 16) {
+        v4 p0 = *(const v4_unaligned *)pattern, p1 = *(const v4_unaligned *)(pattern + 4);
+        v4 p2 = *(const v4_unaligned *)(pattern + 8), p3 = *(const v4_unaligned *)(pattern + 12);
+        // Whole cache lines streamed, as ovs_turn_rows' are; otherwise ordinary stores.
+        if (((uintptr_t)line & 63) == 0 && (step & 15) == 0) {
+            for (int x = 0; x < rows; x++) {
+                v4 *d = (v4 *)(line + x * step);
+                __builtin_nontemporal_store(p0, d);
+                __builtin_nontemporal_store(p1, d + 1);
+                __builtin_nontemporal_store(p2, d + 2);
+                __builtin_nontemporal_store(p3, d + 3);
+            }
+        } else {
+            for (int x = 0; x < rows; x++) {
+                v4_unaligned *d = (v4_unaligned *)(line + x * step);
+                d[0] = p0;
+                d[1] = p1;
+                d[2] = p2;
+                d[3] = p3;
+            }
+        }
+        return;
+    }
+    for (int x = 0; x < rows; x++) {
+        uint32_t *d = line + x * step;
+        for (int k = 0; k < slots; k++) d[k] = pattern[k];
+    }
+}
+
 void ovs_turn_fence(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_sfence();

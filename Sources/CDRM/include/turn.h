@@ -14,6 +14,11 @@
 // (strip row k, one pixel further along it per memory row).
 void ovs_turn_rows(uint32_t *line, ptrdiff_t step, const uint32_t *source, ptrdiff_t pitch, int slots, int rows);
 
+// Writes `rows` memory rows, the first at `line` and each `step` pixels after the one
+// before, the same `slots` (1 to 16) pixels `pattern` each: a band of a turned screen where
+// each of its rows is one colour (a list's background around its text), no transposition.
+void ovs_fill_band(uint32_t *line, ptrdiff_t step, const uint32_t *pattern, int slots, int rows);
+
 // Copies `count` pixels from `source` backwards, the first to `last` and each next one
 // pixel before it: a row of a screen turned 180°.
 void ovs_copy_reversed(uint32_t *last, const uint32_t *source, int count);

@@ -104,6 +104,19 @@ struct WindowCanvas {
     /// then a band); otherwise every row is written alone, and a writer may skip asking.
     var writesRowsInBands: Bool { strip != nil }
 
+    /// Where a writer puts a band's colours for `fillBand`, a row's from the band's first
+    /// row on (a canvas turned 90° or 270° only).
+    var bandPattern: UnsafeMutablePointer<UInt32> { strip.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.pattern } }
+
+    /// The band `rows` (`rowsWrittenWith`) of a canvas turned 90° or 270°, each row its own
+    /// colour (`bandPattern`) over pixels `from..<to`: written at once, untransposed
+    /// (`TurnStrip.fillBand`).
+    func fillBand(rows: Range<Int32>, from: Int32, to: Int32) {
+        let from = max(0, from), to = min(bounds.w, to)
+        guard from < to else { return }
+        strip.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.fillBand(rows: rows, from: from, to: to) }
+    }
+
     /// Whether the canvas's rows go up the memory (turned 180°: row y is memory row h − 1 − y).
     var rowsDescendInMemory: Bool { turn == .half }
 

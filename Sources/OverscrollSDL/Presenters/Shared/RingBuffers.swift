@@ -288,13 +288,33 @@ struct RingBuffers {
                 row = together.upperBound
                 continue
             }
+            // Where none of the band's rows shows its image, each is its fill: those pixels
+            // go to memory as the band's colours, a run a memory row (`fillBand`), and only
+            // the images' span is gathered and turned.
+            var left = to, right = from
+            let pattern = buffer.bandPattern
+            at = Int((base + together.lowerBound) % count)
             for row in together {
-                let line = ring[Int((base + row) % count)]
-                if from < to {
-                    buffer.write(line, row: row, from: from, to: to, images: images)
-                    copied += Int(to - from)
+                let line = ring[at]
+                pattern[Int(row - together.lowerBound)] = line.fill
+                if line.slot > 0, line.left < line.right {
+                    (left, right) = (min(left, Int32(line.left)), max(right, Int32(line.right)))
                 }
                 held[Int(row)] = line
+                at = at + 1 == Int(count) ? 0 : at + 1
+            }
+            if from < to {
+                let spanFrom = max(from, left), spanTo = min(to, right)
+                if spanFrom < spanTo {
+                    buffer.fillBand(rows: together, from: from, to: spanFrom)
+                    for row in together {
+                        buffer.write(ring[Int((base + row) % count)], row: row, from: spanFrom, to: spanTo, images: images)
+                    }
+                    buffer.fillBand(rows: together, from: spanTo, to: to)
+                } else {
+                    buffer.fillBand(rows: together, from: from, to: to)
+                }
+                copied += Int(to - from) * together.count
             }
             row = together.upperBound
         }

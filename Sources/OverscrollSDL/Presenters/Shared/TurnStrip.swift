@@ -31,6 +31,12 @@ final class TurnStrip {
     private let from: UnsafeMutablePointer<Int32>
     private let to: UnsafeMutablePointer<Int32>
     private let ends: UnsafeMutablePointer<Int32>
+    /// A band's rows' colours for `fillBand`, as its writer gives them (from the band's
+    /// first canvas row on), and in the memory's order.
+    let pattern: UnsafeMutablePointer<UInt32>
+    private let patternInMemory: UnsafeMutablePointer<UInt32>
+    /// `fillBand` streamed stores that no fence has ordered yet.
+    private var unfenced = false
 
     /// The canvas written through it (`begin`): its memory, pixels from one memory row to
     /// the next, the canvas's size and how it is turned.
@@ -49,6 +55,10 @@ final class TurnStrip {
         from = .allocate(capacity: Self.rows)
         to = .allocate(capacity: Self.rows)
         ends = .allocate(capacity: 2 * Self.rows)
+        pattern = .allocate(capacity: Self.rows)
+        patternInMemory = .allocate(capacity: Self.rows)
+        pattern.initialize(repeating: 0, count: Self.rows)
+        patternInMemory.initialize(repeating: 0, count: Self.rows)
         from.initialize(repeating: 0, count: Self.rows)
         to.initialize(repeating: 0, count: Self.rows)
         ends.initialize(repeating: 0, count: 2 * Self.rows)
@@ -60,6 +70,8 @@ final class TurnStrip {
         from.deallocate()
         to.deallocate()
         ends.deallocate()
+        pattern.deallocate()
+        patternInMemory.deallocate()
     }
 
     /// Room for canvases `width` pixels wide: made anew only when it is wider than before
@@ -117,9 +129,30 @@ final class TurnStrip {
     /// Writes what the strip holds to memory, in order before whatever follows (the buffer
     /// shown): what a turned canvas's writer calls once it is written.
     func finish() {
-        guard pending else { return }
+        guard pending || unfenced else { return }
         flush()
         ovs_turn_fence()
+        unfenced = false
+    }
+
+    /// Canvas rows `rows` (one band: `WindowCanvas.rowsWrittenWith`), each one colour over
+    /// pixels `f..<t` (`pattern`, a colour a row from the band's first on), written to
+    /// memory now: each memory row gets the band's colours as one run, with nothing
+    /// gathered and nothing turned. A list's band is mostly its rows' backgrounds around
+    /// their text, and turning them (`ovs_turn_rows`) was a turned frame's largest cost.
+    /// What the strip holds is written first, so writes still land in the order given.
+    func fillBand(rows: Range<Int32>, from f: Int32, to t: Int32) {
+        guard let pixels, f < t, !rows.isEmpty, rows.count <= Self.rows else { return }
+        flush()
+        let n = rows.count, w = Int(width)
+        // 90°: canvas row y is memory column height − 1 − y, so the band's last row is its
+        // first column; 270°: column y.
+        let firstColumn = Int(quarter ? height - rows.upperBound : rows.lowerBound)
+        for k in 0..<n { patternInMemory[k] = pattern[quarter ? n - 1 - k : k] }
+        let x = Int(f)
+        ovs_fill_band(pixels + (quarter ? x : w - 1 - x) * stride + firstColumn, quarter ? stride : -stride,
+                      patternInMemory, Int32(n), t - f)
+        unfenced = true
     }
 
     /// Writes what the open band gathered to memory: each memory row a canvas column
