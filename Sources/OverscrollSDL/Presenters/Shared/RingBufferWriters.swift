@@ -9,23 +9,20 @@ extension RingBuffers {
     /// `writeOnScreen` for a buffer whose memory takes each row alone: each row on screen
     /// given the pixels where its line changed.
     static func writeRows(_ held: UnsafeMutableBufferPointer<PixelLine>, ring: UnsafeBufferPointer<PixelLine>,
-                                  images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
-                                  _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
-        let (width, rows, count, base) = shape
+                          images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
+                          _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         guard let lines = ring.baseAddress, let kept = held.baseAddress else { return 0 }
-        let top = Int(onScreen.lowerBound), last = Int(min(rows, onScreen.upperBound)), n = Int(count)
-        // Buffer rows top..<split show ring rows from the first's on, the rest from ring row
-        // 0: two stretches, each walked to its next row that changed (`PixelLine.agreeing`:
+        // Two stretches, each walked to its next row that changed (`PixelLine.agreeing`:
         // most rows show what they showed), the write out of the loop (a held line's `slot`
         // is never read).
-        let shift = (Int(base) + top) % n - top, split = min(last, n - shift)
+        let (top, last, shift, split, n) = stretches(onScreen: onScreen, shape)
         var copied = 0, row = top
         while row < last {
             let (end, shift) = row < split ? (split, shift) : (last, shift - n)
             row += PixelLine.agreeing(kept + row, lines + (row + shift), count: end - row)
             guard row < end else { continue }
             let line = ring[row + shift]
-            copied += write(line, over: held[row], row: Int32(row), buffer: buffer, images: images, width: width)
+            copied += write(line, over: held[row], row: Int32(row), buffer: buffer, images: images, width: shape.width)
             held[row] = line
             row += 1
         }
@@ -38,17 +35,15 @@ extension RingBuffers {
     /// rotate 0's time a frame at 1920x1080 (39 % of it in these fills against 25 %) for the
     /// same instructions (docs/performance.md, "Turned screens timed").
     static func writeRowsUpward(_ held: UnsafeMutableBufferPointer<PixelLine>, ring: UnsafeBufferPointer<PixelLine>,
-                                        images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
-                                        _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
-        let (width, rows, count, base) = shape
+                                images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
+                                _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         guard let lines = ring.baseAddress, let kept = held.baseAddress else { return 0 }
-        let top = Int(onScreen.lowerBound), last = Int(min(rows, onScreen.upperBound)), n = Int(count)
-        let shift = (Int(base) + top) % n - top, split = min(last, n - shift)
+        let (top, last, shift, split, n) = stretches(onScreen: onScreen, shape)
         var copied = 0, row = last - 1
         while row >= top {
             let at = row + (row < split ? shift : shift - n)
             if !PixelLine.same(kept + row, lines + at) {
-                copied += write(ring[at], over: held[row], row: Int32(row), buffer: buffer, images: images, width: width)
+                copied += write(ring[at], over: held[row], row: Int32(row), buffer: buffer, images: images, width: shape.width)
                 held[row] = ring[at]
             }
             row -= 1
@@ -56,12 +51,23 @@ extension RingBuffers {
         return copied
     }
 
+    /// The buffer's rows on screen, `top..<last`, and where their lines lie in the ring:
+    /// rows `top..<split` show ring rows `row + shift`, the rest `row + shift − n` (the
+    /// ring's wrap), so a walk goes in two stretches with no wrap a row.
+    @inline(__always)
+    private static func stretches(onScreen: Range<Int32>, _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32))
+        -> (top: Int, last: Int, shift: Int, split: Int, n: Int) {
+        let top = Int(onScreen.lowerBound), last = Int(min(shape.rows, onScreen.upperBound)), n = Int(shape.count)
+        let shift = (Int(shape.base) + top) % n - top
+        return (top, last, shift, min(last, n - shift), n)
+    }
+
     /// Pixels of `line` into the buffer's row `row` where they differ from `old`'s
     /// (`PixelLine.unknown`: every pixel). Returns how many it wrote. Not inlined: the loop over every
     /// row that calls it for the few that changed keeps its values in registers.
     @inline(never)
     static func write(_ line: PixelLine, over old: PixelLine, row: Int32, buffer: WindowCanvas, images: [LineImage],
-                              width: Int32) -> Int {
+                      width: Int32) -> Int {
         let (from, to) = PixelLine.change(from: old, to: line, width: width)
         guard from < to else { return 0 }
         buffer.write(line, row: row, from: from, to: to, images: images)
@@ -71,8 +77,8 @@ extension RingBuffers {
     /// `writeOnScreen` for a turned buffer whose memory takes rows in bands (`TurnStrip`):
     /// from the band of the first row on screen to that of the last.
     static func writeBands(_ held: UnsafeMutableBufferPointer<PixelLine>, ring: UnsafeBufferPointer<PixelLine>,
-                                   images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
-                                   _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
+                           images: [LineImage], buffer: WindowCanvas, onScreen: Range<Int32>,
+                           _ shape: (width: Int32, rows: Int32, count: Int32, base: Int32)) -> Int {
         let (width, rows, count, base) = shape
         guard let kept = held.baseAddress, let lines = ring.baseAddress else { return 0 }
         var copied = 0, row = buffer.rowsWrittenWith(onScreen.lowerBound).lowerBound
