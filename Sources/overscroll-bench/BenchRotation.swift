@@ -29,6 +29,8 @@ struct Rotation: ParsableCommand {
     @Option(help: ArgumentHelp("The driver's video memory for the two buffers, in MB (bochs-drm at 1280x800: 12.6, its 16 MiB less "
         + "fbcon's console); buffers that would pass it are refused and the list's ring asks for less, as there (default: any).",
         valueName: "MB")) var memory: Double?
+    @Flag(help: "Buffers shown from their first row only, as a framebuffer that does not pan (efifb) and qxl: the list's ring pinned to the top.")
+    var pinned = false
     @Option(help: ArgumentHelp("The rotations played, comma-separated (default: 0,90,180,270); the app unturned on the "
         + "turned panel's size is played where 90 or 270 is.", valueName: "list")) var rotations = "0,90,180,270"
     @Option(name: .customLong("at-most"), help: ArgumentHelp("Exit 1 if a rotation costs more than this many times rotate 0.", valueName: "ratio"))
@@ -70,6 +72,7 @@ struct Rotation: ParsableCommand {
         print("rotation: \(path) on a \(size.description) panel, DRM path (SharedMemoryPresenter) over buffers in memory, "
               + "\(runs) runs each, interleaved; CPU ms per frame = process CPU (every thread) from frame start to present done")
         if let memory { print("  the buffers' memory: \(memory) MB (larger buffers refused, as a driver's video memory)") }
+        if pinned { print("  the buffers shown from their first row only (efifb, qxl): the ring pinned to the top") }
         print("  rotate  frames  p50 ms  mean ms  p50 / rotate 0  mean / rotate 0")
         let base = (Bench.median(p50[.none] ?? []), Bench.median(mean[.none] ?? []))
         var worst = 0.0
@@ -107,6 +110,7 @@ struct Rotation: ParsableCommand {
         options.height = panel.height
         options.memoryBuffers = true
         options.memoryLimit = memory.map { Int($0 * 1e6) }
+        options.memoryPinned = pinned
         let runner: ReplayRunner
         do { runner = try ReplayRunner(settings: settings, options: options, warn: { _ in }) } catch {
             Bench.fail(error.description, code: 69)

@@ -46,6 +46,8 @@ public final class ReplayRunner {
         /// The bytes those buffers may take together (nil: any): a driver's video memory,
         /// as bochs-drm's, where the list's ring steps down (`RingRoom`).
         public var memoryLimit: Int?
+        /// Those buffers shown from their first row only (efifb, qxl): the ring pinned.
+        public var memoryPinned = false
 
         public init(script: GestureScript) { self.script = script }
     }
@@ -93,7 +95,7 @@ public final class ReplayRunner {
         if options.memoryBuffers {
             let (width, height) = (Int32((Double(options.width) * (options.scale ?? 1)).rounded()),
                                    Int32((Double(options.height) * (options.scale ?? 1)).rounded()))
-            display.presenter = PresenterTable.inMemory(MemoryBufferChain(limit: options.memoryLimit ?? .max), width: width, height: height,
+            display.presenter = PresenterTable.inMemory(MemoryBufferChain(limit: options.memoryLimit ?? .max, pinned: options.memoryPinned), width: width, height: height,
                                                         reason: "buffers in memory, as the console's DRM path")
         }
         self.options = options

@@ -23,8 +23,13 @@ protocol BufferChain: AnyObject {
     /// Whether a buffer can be shown from any pixel on (`BufferShape.x` too, not only a
     /// row): then a turned screen's ring lies along the panel's columns and the presenter
     /// turns the frame as it writes it (`SharedMemoryPresenter`); otherwise a turned frame
-    /// is drawn whole and turned by SDL (`TurnedTarget`).
+    /// is drawn whole and turned by SDL (`TurnedTarget`), unless `turnsPinned`.
     var showsFromAnyPixel: Bool { get }
+    /// Where a buffer is not shown from any pixel: whether the presenter still turns the
+    /// frame as it writes it, the list's ring pinned to the buffer's top wherever a turned
+    /// screen would need a column to show from (fbdev pans by rows only, efifb not at
+    /// all). False: drawn whole and turned by SDL (Wayland's wl_shm).
+    var turnsPinned: Bool { get }
     /// Window pixels in `rect` differ in the acquired buffer from what is shown now.
     func damage(x: Int32, y: Int32, width: Int32, height: Int32)
     /// Shows the acquired buffer. False once the chain broke, or when the driver had no
@@ -62,6 +67,7 @@ extension BufferChain {
     var scanoutClock: String? { nil }
     var drawsWhereShown: Bool { false }
     var showsFromAnyRow: Bool { true }
+    var turnsPinned: Bool { false }
 }
 
 /// A buffer `BufferChain.acquire` handed out.

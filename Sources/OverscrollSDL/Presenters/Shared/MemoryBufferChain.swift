@@ -8,19 +8,22 @@ import Glibc
 /// `memoryBuffers`): the presenter does all it does on the console but the ioctls. With a
 /// `limit`, the bytes a driver has for the buffers (bochs-drm's 16 MiB less fbcon's),
 /// buffers that would pass it are refused (ENOMEM), so the ring steps down (`RingRoom`) as
-/// it does on that driver.
+/// it does on that driver. `pinned`: shown from the first row only, as a framebuffer that
+/// does not pan and qxl are (the presenter pins the list's ring to the buffer's top).
 final class MemoryBufferChain: BufferChain {
     var most: Int { 2 }
     private let limit: Int
+    private let pinned: Bool
     private var refusal: String?
     var showsFromAnyPixel: Bool { true }
+    var showsFromAnyRow: Bool { !pinned }
     var broken: Bool { false }
     private var memory: [UnsafeMutablePointer<UInt32>] = []
     private var shape: BufferShape?
     private var handedOut = 0
     private var next = 0
 
-    init(limit: Int = .max) { self.limit = limit }
+    init(limit: Int = .max, pinned: Bool = false) { (self.limit, self.pinned) = (limit, pinned) }
 
     deinit { for buffer in memory { buffer.deallocate() } }
 

@@ -140,10 +140,11 @@ final class SharedMemoryPresenter: Presenter {
     }
 
     /// A screen turned by `rotation`: turned as the buffers are written where the chain
-    /// shows a buffer from any pixel on (false: drawn at the app's size, unturned, in
-    /// `surface`), else drawn whole and turned by SDL (`TurnedTarget`).
+    /// shows a buffer from any pixel on, or takes the ring pinned (`turnsPinned`) (false:
+    /// drawn at the app's size, unturned, in `surface`), else drawn whole and turned by
+    /// SDL (`TurnedTarget`).
     func beginTurned(_ rotation: ScreenRotation) -> Bool {
-        guard chain.showsFromAnyPixel else { return turned.begin(rotation, screen: sizeInPixels) }
+        guard chain.showsFromAnyPixel || chain.turnsPinned else { return turned.begin(rotation, screen: sizeInPixels) }
         if rotation != self.rotation {
             self.rotation = rotation
             follow()
@@ -189,7 +190,9 @@ final class SharedMemoryPresenter: Presenter {
     /// edges, not the window (a list of rows of one colour, its text at their start, is
     /// mostly lines that show what they showed). Without the ring, each such frame wrote
     /// the whole window.
-    private var pinned: Bool { !chain.showsFromAnyRow }
+    /// A turned screen's ring along its columns needs a chain that shows from any pixel;
+    /// one that shows from a row only (fbdev) has it pinned there (`turnsPinned`).
+    private var pinned: Bool { !chain.showsFromAnyRow || (rotation.crosswise && !chain.showsFromAnyPixel) }
 
     /// The ring's rows beyond each of the window's edges and its rows held twice, for a
     /// ring `height` rows tall (`RingRoom`'s step; none of either where `pinned`).
