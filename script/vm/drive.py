@@ -1449,31 +1449,38 @@ class Run:
         against_kiosk = not (spec or {}).get("compare")
         # The probe around the run on every boot: a `compare` boot's same_panel takes this
         # run as its first and needs it in the probe's units too.
-        before = self.probe()
-        run = self.gesture_cpu(panel, pid, csv)
-        after = self.probe()
+        run, no_probe = self.probed_gestures(panel, pid, csv)
+        before, after = run["probe_ms"]
         self.cpu.setdefault(name, {})["gestures"] = run
         app, fr = run["app_s"], run["frames"]
         kiosk = self.cpu.get("kiosk", {}).get("median", {})
         raw = app / max(kiosk["app_s"], 0.01) if kiosk.get("app_s") else None
         # In the probe's units: this boot's CPU over its probe, the kiosk's over its own.
-        mine = statistics.mean([before[0], after[0]]) if before[0] and after[0] else None
-        ratio = raw * kiosk["probe_ms"] / mine if raw and mine and kiosk.get("probe_ms") else None
-        run["probe_ms"] = [before[0], after[0]]
-        run["probed"] = round(run["ms_per_frame"] / mine, 3) if mine else None
+        ratio = raw * kiosk["probe_ms"] / statistics.mean([before, after]) if raw and run["probed"] and kiosk.get("probe_ms") else None
         words = (f"{raw:.2f}x the virtio-gpu kiosk's median {kiosk['app_s']:.2f} s raw; the probe (overscroll replay of the gestures three times) "
-                 f"{before[0] or 0:.2f} and {after[0] or 0:.2f} ms a frame around this run, the kiosk's "
+                 f"{before or 0:.2f} and {after or 0:.2f} ms a frame around this run, the kiosk's "
                  f"{kiosk.get('probe_ms') or 0:.2f}: {ratio or 0:.2f}x in its units" if raw else "")
         print(f"{ME}: cpu: {name}: app {app:.2f} s over {run['wall_s']:.1f} s, {fr} frames ({run['ms_per_frame']} ms a frame)"
               + (f"; {words}" if words else ""), flush=True)
         if against_kiosk:
-            why = before[1] or after[1] or ("" if ratio or not raw else "the kiosk's runs had no probe")
+            why = no_probe or ("" if ratio or not raw else "the kiosk's runs had no probe")
             self.cpu[name]["ratio"] = {"raw": round(raw, 2), "probed": round(ratio, 2)} if ratio else None
             c.record(f"{name}.cpu", run["refreshed"] and run["tapped"] and not why and (ratio is None or ratio <= CPU_BAR),
                      f"a pull that refreshes, a fling, a fling back and a tap: {self.run_words(run)}"
                      + (f"; {words} (at most {CPU_BAR}x)" if ratio else "; no virtio-gpu kiosk figure to compare")
                      + (f"; no probe: {why}" if why else ""))
         self.idle_cpu(name, pid, csv)
+
+    def probed_gestures(self, panel, pid, csv):
+        """gesture_cpu with the probe before and after it: the run with its probes
+        (`probe_ms`) and its CPU a frame in units of their mean (`probed`; None where one
+        failed), and why a probe failed."""
+        before, why = self.probe()
+        run = self.gesture_cpu(panel, pid, csv)
+        after, why_after = self.probe()
+        run["probe_ms"] = [before, after]
+        run["probed"] = round(run["ms_per_frame"] / statistics.mean([before, after]), 3) if before and after else None
+        return run, why or why_after
 
     @staticmethod
     def run_words(run):
@@ -1540,14 +1547,9 @@ class Run:
             if not (pid and csv):
                 why = f"no running overscroll-app with a frames.csv (pid {pid})"
                 break
-            before = self.probe()[0]
-            run = self.gesture_cpu(Panel(vm, spec if side == "mine" else other), pid, csv)
-            after = self.probe()[0]
             # The run in the probe's units (its CPU a frame over the probe's around it): the
             # emulator's speed, which moves within a side's runs, divided out.
-            run["probe_ms"] = [before, after]
-            run["probed"] = round(run["ms_per_frame"] / statistics.mean([before, after]), 3) if before and after else None
-            runs[side].append(run)
+            runs[side].append(self.probed_gestures(Panel(vm, spec if side == "mine" else other), pid, csv)[0])
             order.append(side)
         self.phase(f"{name}: {cmp['what']}")
         mine, theirs = runs["mine"], runs["theirs"]
