@@ -23,10 +23,10 @@ _Static_assert(ovs_wl_shm_most <= ovs_chain_most, "the chain holds every buffer"
 
 typedef struct {
     struct wl_shm_pool *pool;       // the buffer's memory, kept to make buffers at other offsets
-    struct wl_buffer *buffer;       // `height` rows of the pool from row `offset` on
+    struct wl_buffer *buffer;       // `width` x `height` of the pool from pixel (x, y) on
     uint32_t *pixels;               // the pool's first row
     size_t size;
-    int width, height, stride, rows, offset;
+    int columns, width, height, rows, x, y;
     ovs_wl_shm *owner;              // for its release: the owner's chain and count
     int slot;                       // which of the owner's buffers
 } Buffer;
@@ -176,27 +176,33 @@ static void drop(ovs_wl_shm *s, Buffer *b) {
     memset(b, 0, sizeof *b);
 }
 
-// A wl_buffer of the pool's rows from `offset` on: a buffer is only a view of the pool's
+// A wl_buffer of the pool from pixel (x, y) on: a buffer is only a view of the pool's
 // memory, so a new one costs a request, not pixels.
-static int view(ovs_wl_shm *s, Buffer *b, int offset) {
+static int view(ovs_wl_shm *s, Buffer *b, int x, int y) {
     destroy_buffer(s, b);
-    struct wl_buffer *buffer = wl_shm_pool_create_buffer(b->pool, offset * b->width * 4, b->width, b->height,
-                                                         b->width * 4, WL_SHM_FORMAT_XRGB8888);
+    int32_t offset = (int32_t)(((size_t)y * (size_t)b->columns + (size_t)x) * 4);
+    struct wl_buffer *buffer = wl_shm_pool_create_buffer(b->pool, offset, b->width, b->height, b->columns * 4,
+                                                         WL_SHM_FORMAT_XRGB8888);
     if (!buffer) return 0;
     b->buffer = buffer;
-    b->offset = offset;
+    b->x = x;
+    b->y = y;
     listen(buffer, &buffer_listener, b);
     return 1;
 }
 
-// What ovs_wl_shm_acquire asks for: `height` of `rows` rows of `width` pixels, from `offset` on.
-typedef struct { int width, height, rows, offset; } size_wanted;
+// What ovs_wl_shm_acquire asks for: `width` x `height` of `rows` rows of `columns`
+// pixels, from pixel (x, y) on.
+typedef struct { int columns, width, height, rows, x, y; } size_wanted;
 
 static int make(ovs_wl_shm *s, int slot, const size_wanted *want) {
     Buffer *b = &s->buffers[slot];
-    int width = want->width, height = want->height, rows = want->rows, offset = want->offset;
-    int stride = width * 4;
-    size_t size = (size_t)stride * (size_t)rows;
+    int columns = want->columns, rows = want->rows;
+    // One row more than the buffer's: libwayland-server takes a buffer's size as its
+    // stride times its rows, from its offset on, so one shown from a column past the
+    // first (a turned screen's ring of columns) would pass the pool's end by that much
+    // (though no pixel it shows lies there) and be refused.
+    size_t size = (size_t)columns * 4 * ((size_t)rows + 1);
     int fd = memfd_create("overscroll-wl-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return 0;
     if (ftruncate(fd, (off_t)size) != 0) { close(fd); return 0; }
@@ -207,9 +213,9 @@ static int make(ovs_wl_shm *s, int slot, const size_wanted *want) {
     struct wl_shm_pool *pool = wl_shm_create_pool(s->shm, fd, (int32_t)size);
     close(fd);      // sent with the request; the compositor has its own descriptor
     if (!pool) { munmap(pixels, size); return 0; }
-    *b = (Buffer){ .pool = pool, .pixels = pixels, .size = size, .width = width, .height = height, .stride = width,
-                   .rows = rows, .owner = s, .slot = slot };
-    if (!view(s, b, offset)) { drop(s, b); return 0; }
+    *b = (Buffer){ .pool = pool, .pixels = pixels, .size = size, .columns = columns, .width = want->width,
+                   .height = want->height, .rows = rows, .owner = s, .slot = slot };
+    if (!view(s, b, want->x, want->y)) { drop(s, b); return 0; }
     return 1;
 }
 
@@ -219,25 +225,25 @@ static int chain_make(void *s, int slot, const void *want) { return make(s, slot
 static int chain_fits(void *s, int slot, const void *want) {
     const Buffer *b = &((ovs_wl_shm *)s)->buffers[slot];
     const size_wanted *w = want;
-    return b->width == w->width && b->height == w->height && b->rows == w->rows;
+    return b->columns == w->columns && b->width == w->width && b->height == w->height && b->rows == w->rows;
 }
 static void chain_drop(void *s, int slot) { drop(s, &((ovs_wl_shm *)s)->buffers[slot]); }
 static const ovs_chain_ops chain_ops = { .pump = chain_pump, .make = chain_make, .fits = chain_fits, .drop = chain_drop };
 
-uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int width, int height, int rows, int offset, int most, int timeout_ms,
-                             int *stride, int *index, int *fresh) {
+uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *s, int columns, int width, int height, int rows, int x, int y, int most,
+                             int timeout_ms, int *stride, int *index, int *fresh) {
     ovs_chain_cancel(&s->chain);
-    if (width <= 0 || height <= 0 || offset < 0 || rows < height + offset) return NULL;
-    size_wanted want = { width, height, rows, offset };
+    if (width <= 0 || height <= 0 || x < 0 || y < 0 || columns < width + x || rows < height + y) return NULL;
+    size_wanted want = { columns, width, height, rows, x, y };
     ovs_chain_reshape(&s->chain, &want);
     int slot = ovs_chain_acquire(&s->chain, &want, most < ovs_wl_shm_most ? most : ovs_wl_shm_most, timeout_ms);
     if (slot < 0) return NULL;
     Buffer *b = &s->buffers[slot];
-    if (b->offset != offset && !view(s, b, offset)) {
+    if ((b->x != x || b->y != y) && !view(s, b, x, y)) {
         ovs_chain_cancel(&s->chain);
         return NULL;
     }
-    *stride = b->stride;
+    *stride = b->columns;
     *index = slot;
     *fresh = ovs_chain_take_fresh(&s->chain, slot);
     return b->pixels;

@@ -19,15 +19,17 @@ ovs_wl_shm *ovs_wl_shm_create(void *display, void *surface, char *why, int why_s
 // A buffer `width` x `height` (XRGB8888, little-endian 0xXXRRGGBB) the compositor is not
 // reading: one released, else a new one while there are fewer than `most` (at most
 // `ovs_wl_shm_most`),
-// else the first released within `timeout_ms`. Each buffer shows `height` of the `rows`
-// pixel rows of memory of its own, from row `offset` on (`rows` >= `height` + `offset`;
-// moving the offset costs a request, no pixels). Buffers of another size are dropped.
+// else the first released within `timeout_ms`. Each buffer shows `width` x `height` of
+// `rows` rows of `columns` pixels of memory of its own, from pixel (`x`, `y`) on
+// (`columns` >= `width` + `x`, `rows` >= `height` + `y`; moving it costs a request, no
+// pixels: a ring of rows, or of columns on a turned screen). Buffers of another size
+// are dropped.
 // Returns its memory's first row, `*stride` pixels from one row to the next, and
 // `*index` (which buffer, for the caller's record of what each holds; `*fresh` is 1
 // when its pixels are new and undefined). NULL on a broken connection or when none came
 // free in time.
-uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *shm, int width, int height, int rows, int offset, int most,
-                             int timeout_ms, int *stride, int *index, int *fresh);
+uint32_t *ovs_wl_shm_acquire(ovs_wl_shm *shm, int columns, int width, int height, int rows, int x, int y,
+                             int most, int timeout_ms, int *stride, int *index, int *fresh);
 enum { ovs_wl_shm_most = 3 };
 
 // Marks a rectangle of the acquired buffer as changed since the frame shown before it.

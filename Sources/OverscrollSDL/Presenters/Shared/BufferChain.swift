@@ -28,7 +28,7 @@ protocol BufferChain: AnyObject {
     /// Where a buffer is not shown from any pixel: whether the presenter still turns the
     /// frame as it writes it, the list's ring pinned to the buffer's top wherever a turned
     /// screen would need a column to show from (fbdev pans by rows only, efifb not at
-    /// all). False: drawn whole and turned by SDL (Wayland's wl_shm).
+    /// all). False: drawn whole and turned by SDL (`TurnedTarget`).
     var turnsPinned: Bool { get }
     /// Window pixels in `rect` differ in the acquired buffer from what is shown now.
     func damage(x: Int32, y: Int32, width: Int32, height: Int32)

@@ -33,15 +33,14 @@ final class WlShmChain: BufferChain {
 
     func waitFrame(timeoutMs: Int32) -> Bool { ovs_wl_shm_wait_frame(shm, timeoutMs) >= 0 }
 
-    /// A wl_buffer starts at a row of its pool (`ovs_wl_shm_acquire`'s offset): a turned
-    /// frame is turned by SDL.
-    var showsFromAnyPixel: Bool { false }
+    /// A wl_buffer starts at any pixel of its pool (`ovs_wl_shm_acquire`'s x and y): a
+    /// turned screen's ring lies along its columns, written turned as it is drawn.
+    var showsFromAnyPixel: Bool { true }
 
     func acquire(_ shape: BufferShape, most: Int32, timeoutMs: Int32) -> ChainBuffer? {
         var stride: Int32 = 0, index: Int32 = 0, fresh: Int32 = 0
-        guard shape.x == 0, shape.columns == shape.width,
-              let pixels = ovs_wl_shm_acquire(shm, shape.width, shape.height, shape.rows, shape.y, most, timeoutMs,
-                                              &stride, &index, &fresh) else {
+        guard let pixels = ovs_wl_shm_acquire(shm, shape.columns, shape.width, shape.height, shape.rows, shape.x, shape.y,
+                                              most, timeoutMs, &stride, &index, &fresh) else {
             return nil
         }
         return ChainBuffer(pixels: pixels, stride: Int(stride), index: Int(index), fresh: fresh != 0)
