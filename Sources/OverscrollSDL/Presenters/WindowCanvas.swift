@@ -178,6 +178,24 @@ struct WindowCanvas {
         }
     }
 
+    /// Copies the rectangle `rows` × `x..<x + count` from `source` (its first row's first
+    /// pixel; `pitch` pixels from one row to the next), only clipped to the surface: row by
+    /// row (`copy(row:…)`), but at 90° and 270° band by band straight from the source
+    /// (`TurnStrip.copy`), which is already rows laid side by side as the strip gathers them:
+    /// a frame the flash covers is copied whole, and each of its rows copied into the strip
+    /// first was twice the memory traffic of its turn.
+    func copy(rows: Range<Int32>, x: Int32, from source: UnsafePointer<UInt32>, pitch: Int, count: Int32) {
+        let skip = max(0, -x), end = min(bounds.w, x + count)
+        let top = max(0, rows.lowerBound), bottom = min(bounds.h, rows.upperBound)
+        guard top < bottom, x + skip < end else { return }
+        guard let strip else {
+            for row in top..<bottom { copy(row: row, x: x, from: source + Int(row - rows.lowerBound) * pitch, count: count) }
+            return
+        }
+        let first = source + Int(top - rows.lowerBound) * pitch + Int(skip)
+        strip._withUnsafeGuaranteedRef { $0.copy(rows: top..<bottom, from: x + skip, to: end, source: first, pitch: pitch) }
+    }
+
     /// A colour blended over pixels at a fixed opacity (the threshold flash): each channel
     /// becomes p + (colour − p)·a, a in 256ths. Two channels at a time in one 32-bit word,
     /// so the compiler vectorizes it; SDL's blended fill works a channel at a time and cost

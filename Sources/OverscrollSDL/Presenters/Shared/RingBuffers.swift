@@ -229,9 +229,8 @@ struct RingBuffers {
         let w = Int(width), width = self.width, height = self.height, top = offset + ahead
         var copied = copied
         for rect in current {
-            for row in rect.y..<(rect.y + rect.h) {
-                buffer.copy(row: top + row, x: rect.x, from: surface + Int(row) * w + Int(rect.x), count: rect.w)
-            }
+            buffer.copy(rows: (top + rect.y)..<(top + rect.y + rect.h), x: rect.x, from: surface + Int(rect.y) * w + Int(rect.x),
+                        pitch: w, count: rect.w)
             copied += Int(rect.w) * Int(rect.h)
             // The list goes back there before the buffer is shown again.
             Self.add(SDL_Rect(x: rect.x, y: rect.y + top, w: rect.w, h: rect.h), to: &listBack[index])

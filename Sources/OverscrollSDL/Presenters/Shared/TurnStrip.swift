@@ -155,6 +155,32 @@ final class TurnStrip {
         unfenced = true
     }
 
+    /// Canvas rows `rows`, pixels `f..<t` of each, from `source` (row `rows.lowerBound`'s
+    /// pixel `f`; `pitch` pixels from one row to the next), written to memory now a band at
+    /// a time, turned straight from the source: it is laid out as the strip would gather it.
+    /// What the strip holds is written first.
+    func copy(rows: Range<Int32>, from f: Int32, to t: Int32, source: UnsafePointer<UInt32>, pitch: Int) {
+        guard let pixels, f < t, !rows.isEmpty else { return }
+        flush()
+        let w = Int(width), x = Int(f), n = Self.rows
+        let step = quarter ? stride : -stride, line = pixels + (quarter ? x : w - 1 - x) * stride
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            // The memory band row lies in, cut to the rectangle: its first memory column
+            // and the canvas rows it covers.
+            let column = Int(quarter ? height - 1 - row : row), band = column / n * n
+            let low = Int32(quarter ? Int(height) - 1 - min(Int(height) - 1, band + n - 1) : band)
+            let high = Int32(quarter ? Int(height) - band : band + n)
+            let a = max(low, rows.lowerBound), b = min(high, rows.upperBound)
+            // 90°: the band's memory columns run up the canvas, its last row first.
+            let firstColumn = Int(quarter ? height - b : a)
+            let firstRow = source + Int((quarter ? b - 1 : a) - rows.lowerBound) * pitch
+            ovs_turn_rows(line + firstColumn, step, firstRow, quarter ? -pitch : pitch, Int32(b - a), t - f)
+            row = b
+        }
+        unfenced = true
+    }
+
     /// Writes what the open band gathered to memory: each memory row a canvas column
     /// crosses gets the band's pixels on it as one run where their rows cover it.
     private func flush() {
