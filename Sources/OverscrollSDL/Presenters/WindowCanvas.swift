@@ -87,16 +87,9 @@ struct WindowCanvas {
     /// memory row; otherwise `row` alone. A writer that knows every row's pixels gives those
     /// rows one range, and the memory gets whole lines.
     func rowsWrittenWith(_ row: Int32) -> Range<Int32> {
-        let n = Int32(TurnStrip.rows), h = bounds.h
         switch turn {
         case .none, .half: return row..<(row + 1)
-        case .quarter:
-            // Memory column h − 1 − row; its band's columns are the rows below.
-            let band = (h - 1 - row) / n
-            return max(0, h - n - band * n)..<(h - band * n)
-        case .threeQuarters:
-            let band = row / n
-            return (band * n)..<min(h, band * n + n)
+        case .quarter, .threeQuarters: return TurnStrip.band(of: row, height: bounds.h, quarter: turn == .quarter)
         }
     }
 

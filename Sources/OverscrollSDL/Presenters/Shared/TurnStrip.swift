@@ -21,6 +21,21 @@ final class TurnStrip {
     /// Canvas rows a band gathers: 16 pixels of 4 bytes, a memory row's cache line.
     static let rows = 16
 
+    /// The canvas rows of the band canvas row `row` lies in, on a canvas `height` rows tall
+    /// turned 90° (`quarter`) or 270°: the rows that make `rows` neighbouring memory
+    /// columns (`WindowCanvas.rowsWrittenWith`).
+    @inline(__always)
+    static func band(of row: Int32, height h: Int32, quarter: Bool) -> Range<Int32> {
+        let n = Int32(rows)
+        if quarter {
+            // Memory column h − 1 − row; its band's columns are the rows below.
+            let band = (h - 1 - row) / n
+            return max(0, h - n - band * n)..<(h - band * n)
+        }
+        let band = row / n
+        return (band * n)..<min(h, band * n + n)
+    }
+
     /// Pixels a strip row holds, and from one strip row to the next (padded past a
     /// multiple of 4 KiB, where the 16 rows would share the same L1 sets).
     private(set) var capacity = 0
@@ -162,16 +177,13 @@ final class TurnStrip {
     func copy(rows: Range<Int32>, from f: Int32, to t: Int32, source: UnsafePointer<UInt32>, pitch: Int) {
         guard let pixels, f < t, !rows.isEmpty else { return }
         flush()
-        let w = Int(width), x = Int(f), n = Self.rows
+        let w = Int(width), x = Int(f)
         let step = quarter ? stride : -stride, line = pixels + (quarter ? x : w - 1 - x) * stride
         var row = rows.lowerBound
         while row < rows.upperBound {
-            // The memory band row lies in, cut to the rectangle: its first memory column
-            // and the canvas rows it covers.
-            let column = Int(quarter ? height - 1 - row : row), band = column / n * n
-            let low = Int32(quarter ? Int(height) - 1 - min(Int(height) - 1, band + n - 1) : band)
-            let high = Int32(quarter ? Int(height) - band : band + n)
-            let a = max(low, rows.lowerBound), b = min(high, rows.upperBound)
+            // The band row lies in, cut to the rectangle.
+            let band = Self.band(of: row, height: height, quarter: quarter)
+            let a = max(band.lowerBound, rows.lowerBound), b = min(band.upperBound, rows.upperBound)
             // 90°: the band's memory columns run up the canvas, its last row first.
             let firstColumn = Int(quarter ? height - b : a)
             let firstRow = source + Int((quarter ? b - 1 : a) - rows.lowerBound) * pitch
