@@ -299,7 +299,8 @@ final class SharedMemoryPresenter: Presenter {
         guard var buffers = ringBuffers else { return }
         ringBuffers = nil       // uniquely referenced while it changes
         defer { ringBuffers = buffers }
-        guard let offset = buffers.begin(first: first, written: written, changed: changed, ringFrame: frame?.drawn ?? false) else { return }
+        guard let offset = buffers.begin(first: first, written: written, changed: changed, ringFrame: frame?.drawn ?? false,
+                                                 lines: frame?.lines) else { return }
         // Two: the one on screen and the next. A third, made when a release is late,
         // would cost more memory (a window and a half) than the wait.
         let shape = rotation.buffer(width: ring.width, height: ring.height, rows: buffers.rows, offset: offset + buffers.ahead)
