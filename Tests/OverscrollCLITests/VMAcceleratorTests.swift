@@ -88,8 +88,8 @@ import Testing
     }
 
     /// A QEMU that makes the monitor and command sockets drive.py connects to, answers the
-    /// monitor's prompt, writes an empty console, and never boots anything; its arguments
-    /// go to `calls` beside it.
+    /// monitor's prompt, writes `FAKE_CONSOLE` (empty if unset) as its console, and never
+    /// boots anything; its arguments go to `calls` beside it.
     static let silentQEMU = """
         #!/usr/bin/env python3
         import socket, sys, time, os
@@ -97,7 +97,7 @@ import Testing
         open(os.path.join(os.path.dirname(sys.argv[0]), "calls"), "a").write(os.path.basename(sys.argv[0]) + " " + " ".join(args) + "\\n")
         def after(flag):
             return [args[i + 1] for i, a in enumerate(args) if a == flag]
-        open(after("-serial")[0][len("file:"):], "w").close()
+        open(after("-serial")[0][len("file:"):], "w").write(os.environ.get("FAKE_CONSOLE", ""))
         mon = after("-monitor")[0][len("unix:"):].split(",")[0]
         ctl = [p for p in after("-chardev")[0].split(",") if p.startswith("path=")][0][5:]
         socks = []
@@ -115,22 +115,61 @@ import Testing
         """
 
     /// drive.py on silentQEMU (named as `qemu`) with `args`: its result, and QEMU's arguments.
-    func driveSilent(_ qemu: String, _ args: [String]) throws -> (result: CLIResult, calls: String) {
+    func driveSilent(_ qemu: String, _ args: [String], console: String = "", bootTimeout: Int = 300)
+        throws -> (result: CLIResult, calls: String, work: String) {
         let dir = (CLI.temporaryPath("drive") as NSString).deletingLastPathComponent
         try Self.silentQEMU.write(toFile: dir + "/" + qemu, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir + "/" + qemu)
         // (`through` takes the first argument as the program's own name.)
         let result = try CLI.run(["env", "python3", "script/vm/drive.py", "--work", dir, "--kernel", "k", "--initrd", "i",
-                                  "--disk", "d", "--out", dir, "--console-timeout", "3", "--boot-timeout", "300"] + args,
-                                 environment: ["PATH": dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],
+                                  "--disk", "d", "--out", dir, "--console-timeout", "3", "--boot-timeout", "\(bootTimeout)"] + args,
+                                 environment: ["PATH": dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                                               "FAKE_CONSOLE": console],
                                  through: "/usr/bin/env")
-        return (result, (try? String(contentsOfFile: dir + "/calls", encoding: .utf8)) ?? "")
+        return (result, (try? String(contentsOfFile: dir + "/calls", encoding: .utf8)) ?? "", dir)
+    }
+
+    /// What a TCG guest printed before its kernel stopped for good (2026-12-05, CI).
+    static let stalledKernel = """
+        [    0.048000] tsc: Unable to calibrate against PIT
+        [    0.928579] mtrr: your CPUs had inconsistent MTRRdefType settings
+
+        """
+
+    /// A kernel that stops before its initramfs (the console's kernel lines only, growing
+    /// no more) is powered off and booted again, once: two QEMUs, the first one's console
+    /// kept, and the second stop fails the boot as any agent that never answers does.
+    @Test func aKernelThatStopsIsBootedAgainOnce() throws {
+        let (result, calls, work) = try driveSilent("qemu-system-x86_64", ["--kernel-stall", "2"],
+                                                    console: Self.stalledKernel, bootTimeout: 12)
+        #expect(result.status != 0)
+        #expect(calls.split(separator: "\n").count == 2, "\(calls)")
+        #expect(result.stdout.contains("the guest's kernel stopped before its initramfs (the console at "
+                                       + "'[    0.928579] mtrr: your CPUs had inconsistent MTRRdefType settings' for 2 s): "
+                                       + "powered off and booted again, once"), "\(result.stdout)")
+        #expect(result.stderr.contains("did not answer within 12 s"), "\(result.stderr)")
+        let kept = try String(contentsOfFile: work + "/console-boot1-stalled.log", encoding: .utf8)
+        #expect(kept == Self.stalledKernel)
+        // Neither QEMU outlives the driver.
+        #expect(processes(withArgument: "unix:" + work + "/qmp.sock,server=on,wait=off").isEmpty)
+    }
+
+    /// Once the initramfs or systemd has printed, a quiet console is the image's (or the
+    /// app's) and is not hidden by a second boot: one QEMU, the boot's own failure.
+    @Test func aQuietConsolePastTheKernelIsNotBootedAgain() throws {
+        let (result, calls, _) = try driveSilent("qemu-system-x86_64", ["--kernel-stall", "2"],
+                                                 console: Self.stalledKernel + "Loading, please wait...\n", bootTimeout: 8)
+        #expect(result.status != 0)
+        #expect(calls.split(separator: "\n").count == 1, "\(calls)")
+        #expect(!result.stdout.contains("booted again"), "\(result.stdout)")
+        #expect(result.stderr.contains("did not answer within 8 s; the console's last line: 'Loading, please wait...'"),
+                "\(result.stderr)")
     }
 
     /// drive.py, on a QEMU whose guest prints nothing: it says so after --console-timeout,
     /// long before the boot timeout.
     @Test func aSilentGuestIsNamedByTheDriver() throws {
-        let (result, calls) = try driveSilent("qemu-system-x86_64", ["--accel", "-accel kvm -cpu host"])
+        let (result, calls, _) = try driveSilent("qemu-system-x86_64", ["--accel", "-accel kvm -cpu host"])
         #expect(calls.hasPrefix("qemu-system-x86_64 -machine q35 "), "\(calls)")
         #expect(calls.contains("isa-serial,chardev=ctl") && calls.contains("console=ttyS0 ") && !calls.contains("vmtest.ctl"), "\(calls)")
         #expect(result.status != 0)
@@ -142,7 +181,7 @@ import Testing
     /// --arch arm64: QEMU's virt board, which has no ISA bus: the console on its PL011
     /// (ttyAMA0), the agent's channel a virtio-serial port that the kernel line names.
     @Test func theArm64MachineIsTheVirtBoard() throws {
-        let (result, calls) = try driveSilent("qemu-system-aarch64", ["--arch", "arm64", "--accel", "-accel tcg -cpu max"])
+        let (result, calls, _) = try driveSilent("qemu-system-aarch64", ["--arch", "arm64", "--accel", "-accel tcg -cpu max"])
         #expect(result.status != 0)
         #expect(calls.hasPrefix("qemu-system-aarch64 -machine virt "), "\(calls)")
         #expect(calls.contains("virtserialport,chardev=ctl,name=vmtest.ctl") && !calls.contains("isa-serial"), "\(calls)")

@@ -422,6 +422,11 @@ class VM:
             self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             raise SystemExit(f"{ME}: FAIL: the guest did not reboot within {timeout} s (console: {self.work}/console.log)")
+        self._power_on_again(spec, f"console-boot{self.boots}.log")
+
+    def _power_on_again(self, spec, console_kept):
+        """After QEMU ended: its sockets closed, the console kept as `console_kept`, and a
+        fresh QEMU started on the same disk."""
         for s in (self.mon, self.ctl, self.qmp_sock):
             if s:
                 s.close()
@@ -429,10 +434,28 @@ class VM:
         for f in ("mon.sock", "ctl.sock", "qmp.sock"):
             if os.path.exists(f"{self.work}/{f}"):
                 os.unlink(f"{self.work}/{f}")
-        os.rename(f"{self.work}/console.log", f"{self.work}/console-boot{self.boots}.log")
+        os.rename(f"{self.work}/console.log", f"{self.work}/{console_kept}")
         self.boots += 1
         self.buf = b""
         self.start(spec)
+
+    def _kernel_stalled(self, since):
+        """The console's last line when it holds only the kernel's own lines ("[   0.92] …":
+        no initramfs, no systemd yet) and has not grown for `--kernel-stall` seconds; else None.
+        Under TCG with two CPUs a guest kernel now and then stops for good while it brings
+        up its second CPU (2026-12-05: at 0.93 s, after the MTRR lines, for 300 s), before
+        anything of the image or the app runs. (`--kernel-stall`: a TCG boot on a loaded
+        host prints the kernel's next line within seconds, 0.93 s to 4.5 s of guest time.)"""
+        text = self.console_text()
+        lines = text.strip().splitlines()
+        if not lines or not all(l.startswith("[") for l in lines):
+            return None
+        size = len(text)
+        if size != self._console_size:
+            self._console_size, self._console_grew = size, time.monotonic()
+        if time.monotonic() - max(self._console_grew, since) < self.args.kernel_stall:
+            return None
+        return lines[-1][:200]
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
@@ -518,7 +541,23 @@ class VM:
         deadline = started + timeout
         silent_bound = min(self.args.console_timeout, timeout)
         last_ping = 0
+        self._console_size, self._console_grew = -1, started
+        powered_again = False
         while time.monotonic() < deadline:
+            stalled = None if powered_again else self._kernel_stalled(started)
+            if stalled is not None:
+                # Once a boot: the machine powered off and on again, the same disk and
+                # kernel line; a second stop fails as any boot that never answers does.
+                print(f"{ME}: the guest's kernel stopped before its initramfs (the console at {stalled!r} "
+                      f"for {self.args.kernel_stall} s): powered off and booted again, once "
+                      f"(console kept: {self.work}/console-boot{self.boots}-stalled.log)", flush=True)
+                self.proc.kill()
+                self.proc.wait()
+                self._power_on_again(self.spec, f"console-boot{self.boots}-stalled.log")
+                powered_again = True
+                started = time.monotonic()
+                deadline = started + timeout
+                continue
             if time.monotonic() - started > silent_bound and not self.console_text().strip():
                 raise SystemExit(f"{ME}: FAIL: the guest printed nothing on its console within {silent_bound} s: "
                                  f"its kernel did not start under {self.args.accel!r} (a KVM that cannot run a "
@@ -1723,6 +1762,8 @@ def main():
     p.add_argument("--boot-timeout", type=int, default=300)
     p.add_argument("--console-timeout", type=int, default=90,
                    help="seconds a guest may print nothing on its console before it is taken as not started")
+    p.add_argument("--kernel-stall", type=int, default=90,
+                   help="seconds a console of the kernel's lines only may stay the same before the guest is booted again (once)")
     p.add_argument("--xfail", default="{}")
     p.add_argument("--strict", action="store_true")
     p.add_argument("--bench", action="store_true", help="only what the app maps and the CPU over the gestures (script/bench-kiosk)")
