@@ -68,6 +68,24 @@ import Glibc
         #expect(!r.stderr.contains("refreshed:"))
     }
 
+    /// How a stop's time went, with --verbose: the loop itself ended (no "did not stop"
+    /// from the watcher) and the report, synced, took so many ms. A slow disk's report is
+    /// told apart from a loop that ignored the signal (script/cage-test reads this line).
+    @Test func sigtermWithVerboseSaysTheLoopEndedAndHowLongTheReportTook() throws {
+        let server = try #require(try XServer())
+        let report = CLI.temporaryPath("report")
+        let app = try LiveApp(["--no-sound", "--verbose", "--report", report], on: server)
+        #expect(poll { frames(report) > 0 })
+        app.signal(SIGTERM)
+        #expect(app.waitForExit(timeout: 10) == 0)
+        #expect(isWhole(report))
+        let line = app.stderr.split(separator: "\n").first { $0.contains("SIGTERM: the loop ended") }.map(String.init) ?? ""
+        #expect(line.hasPrefix("overscroll: SIGTERM: the loop ended; the report written to \(report) in "), "\(app.stderr)")
+        let ms = Int(line.split(separator: " ").dropLast().last ?? "")
+        #expect(line.hasSuffix(" ms") && ms != nil && ms! >= 0, "\(line)")
+        #expect(!app.stderr.contains("did not stop"), "\(app.stderr)")
+    }
+
     @Test func sigtermEndsAWindowWhoseXServerIsFrozenWithTheReportWhole() throws {
         let server = try #require(try XServer())
         let report = CLI.temporaryPath("report")

@@ -345,7 +345,15 @@ public final class LiveApp {
         // ends the process with the report already whole.
         runWatch.loopFinishing()
         var failure: String?
+        let writing = MonotonicClock.now()
         do { try session.runRecord.finish() } catch { failure = error.description }
+        // How a stop's second went: the loop acted on the signal (RunWatch says so when it
+        // does not within its grace), then the report took this long (its files synced:
+        // on a busy disk, a second or more; RunWatch gives it `reportBudget`).
+        if let sig = SignalHandling.stopRequested, let directory = session.runRecord.reportDirectory, failure == nil {
+            let ms = Int(((MonotonicClock.now() - writing) * 1000).rounded())
+            options.verbose?("\(SignalHandling.name(sig)): the loop ended; the report written to \(ReportWriterError.shown(directory)) in \(ms) ms")
+        }
         metrics?.finish()
         runWatch.loopFinished(status: failure == nil ? SignalHandling.liveExitStatus(SignalHandling.stopRequested) : 74)
         try? session.finish()
