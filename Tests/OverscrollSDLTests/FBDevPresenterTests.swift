@@ -84,7 +84,7 @@ extension SDLSuite { @Suite struct FBDevPresenterTests {
         }
 
         func open() throws(SDLError) -> FBDevice {
-            try FBDevice(path: path, ioctl: Self.ioctl, context: Unmanaged.passUnretained(self).toOpaque())
+            try FBDevice(path: path, ioctl: Self.ioctl, context: Unmanaged.passUnretained(self).toOpaque(), owner: self)
         }
 
         /// What the screen shows: the visible rows from the pan's offset, as the file holds them.

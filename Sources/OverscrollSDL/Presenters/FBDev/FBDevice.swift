@@ -8,10 +8,17 @@ final class FBDevice {
     let info: ovs_fb_info
     /// Given back (`close`): the handle is no longer to be used.
     private(set) var closed = false
+    /// What `context` points to, kept as long as the device: `close` (from `deinit` too)
+    /// still asks its ioctls to pan back, and an optimized caller may drop its own
+    /// reference at its last use, before the device is gone.
+    private let contextOwner: AnyObject?
 
     /// The device at `path`; its ioctls through `ioctl` (nil: the kernel's; a test's fake
-    /// device gives its own, with `context`). The error names the device and the fix.
-    init(path: String, ioctl: ovs_fb_ioctl_fn? = nil, context: UnsafeMutableRawPointer? = nil) throws(SDLError) {
+    /// device gives its own, with `context`, which `owner` keeps alive). The error names
+    /// the device and the fix.
+    init(path: String, ioctl: ovs_fb_ioctl_fn? = nil, context: UnsafeMutableRawPointer? = nil,
+         owner: AnyObject? = nil) throws(SDLError) {
+        contextOwner = owner
         var why = [CChar](repeating: 0, count: 320)
         guard let opened = ovs_fb_open(path, ioctl, context, &why, Int32(why.count)) else {
             throw SDLError(message: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
