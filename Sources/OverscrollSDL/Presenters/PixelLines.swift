@@ -89,6 +89,21 @@ struct LineImage {
     var left: Int32
 }
 
+extension Array where Element == LineImage {
+    /// Where pixel `x` of line `line` of the image in `slot` (1 on) lies. Read in place: a
+    /// copy of the `LineImage` retains its owner and releases it again, two atomic
+    /// operations a row written (a twentieth of a portrait frame's CPU samples,
+    /// `swift_release` under `RingBuffers.write`; docs/performance.md).
+    @inline(__always)
+    func source(slot: UInt16, line: UInt16, x: Int32) -> UnsafePointer<UInt32> {
+        precondition(slot > 0 && Int(slot) <= count, "a line's slot names no image")
+        return withUnsafeBufferPointer { images in
+            let image = images.baseAddress! + (Int(slot) - 1)
+            return image.pointee.pixels + Int(line) * image.pointee.stride + Int(x - image.pointee.left)
+        }
+    }
+}
+
 /// What each row of the list's ring shows (`ListLines`' ring), read only: handed to the
 /// presenter in the frame's value (`RingFrame.lines`), which writes the rows its buffers
 /// lack from it. Two arrays the painter owns and writes again in place next frame: a
@@ -123,8 +138,7 @@ extension WindowCanvas {
             self.fill(row: row, from: from, to: to, pixel: fill)
             return
         }
-        let image = images[Int(line.slot) - 1]
-        let source = image.pixels + Int(line.imageLine) * image.stride + Int(spanFrom - image.left)
+        let source = images.source(slot: line.slot, line: line.imageLine, x: spanFrom)
         self.fill(row: row, from: from, to: spanFrom, pixel: fill)
         copy(row: row, x: spanFrom, from: source, count: spanTo - spanFrom)
         if let flash { blend(row: row, from: spanFrom, to: spanTo, flash) }
