@@ -14,7 +14,8 @@ struct Rotation: ParsableCommand {
             rotation (the app's frame turned onto it); the script's touches, written for the app \
             unturned, are turned onto the panel, so each rotation plays the same gestures. CPU per \
             frame is the process's CPU time (CLOCK_PROCESS_CPUTIME_ID: every thread, user + system) \
-            from a frame's start to its present done; the runs are interleaved (0, 90, 180, 270, \
+            from a frame's start to its present done, each frame's as measured (to the nanosecond; \
+            printed to a tenth of a microsecond); the runs are interleaved (0, 90, 180, 270, \
             then again) and each figure is the median over --runs of that run's median frame (p50) \
             and mean frame. At 90 and 270 the app is the panel's other way round (portrait on a \
             landscape panel), which costs more to draw unturned too: so the same app unturned, on a \
@@ -73,24 +74,24 @@ struct Rotation: ParsableCommand {
               + "\(runs) runs each, interleaved; CPU ms per frame = process CPU (every thread) from frame start to present done")
         if let memory { print("  the buffers' memory: \(memory) MB (larger buffers refused, as a driver's video memory)") }
         if pinned { print("  the buffers shown from their first row only (efifb, qxl): the ring pinned to the top") }
-        print("  rotate  frames  p50 ms  mean ms  p50 / rotate 0  mean / rotate 0")
+        print("  rotate  frames   p50 ms   mean ms  p50 / rotate 0  mean / rotate 0")
         let base = (Bench.median(p50[.none] ?? []), Bench.median(mean[.none] ?? []))
         var worst = 0.0
         for rotation in rotations {
             let m = (Bench.median(p50[rotation] ?? []), Bench.median(mean[rotation] ?? []))
             let ratio = (m.0 / base.0, m.1 / base.1)
             worst = max(worst, ratio.0, ratio.1)
-            print("  " + [String(rotation.rawValue), String(frames[rotation] ?? 0), Bench.format(m.0), Bench.format(m.1),
+            print("  " + [String(rotation.rawValue), String(frames[rotation] ?? 0), Bench.format(m.0, 4), Bench.format(m.1, 4),
                           Bench.format(ratio.0, 2) + "x", Bench.format(ratio.1, 2) + "x"]
-                .enumerated().map { pad($1, [6, 6, 6, 7, 14, 15][$0]) }.joined(separator: "  "))
+                .enumerated().map { pad($1, [6, 6, 7, 8, 14, 15][$0]) }.joined(separator: "  "))
         }
         guard crosswise else { return check(worst) }
         let app = (Bench.median(acrossP50), Bench.median(acrossMean))
         func turn(_ r: ScreenRotation) -> String {
             Bench.format(Bench.median(p50[r] ?? []) / app.0, 2) + "x p50, " + Bench.format(Bench.median(mean[r] ?? []) / app.1, 2) + "x mean"
         }
-        print("  0 on \(across.description) (the app 90 and 270 draw, unturned): p50 \(Bench.format(app.0)) ms, mean "
-              + "\(Bench.format(app.1)) ms; over it, "
+        print("  0 on \(across.description) (the app 90 and 270 draw, unturned): p50 \(Bench.format(app.0, 4)) ms, mean "
+              + "\(Bench.format(app.1, 4)) ms; over it, "
               + [ScreenRotation.quarter, .threeQuarters].filter(rotations.contains).map { "\($0.rawValue): " + turn($0) }.joined(separator: ", "))
         check(worst)
     }
@@ -111,13 +112,24 @@ struct Rotation: ParsableCommand {
         options.memoryBuffers = true
         options.memoryLimit = memory.map { Int($0 * 1e6) }
         options.memoryPinned = pinned
+        // Each frame's CPU as measured (seconds, a double), not the profiler's microseconds:
+        // a frame here takes 10-40 µs, and a step of one moved the ratios by a tenth.
+        let cpu = FrameCPU()
+        options.afterFrame = { cpu.seconds.append($0.cpuTime) }
         let runner: ReplayRunner
         do { runner = try ReplayRunner(settings: settings, options: options, warn: { _ in }) } catch {
             Bench.fail(error.description, code: 69)
         }
         let result = runner.run()
-        guard let cpu = runner.profiler.overall.cpuPercentiles else { Bench.fail("no frames were recorded", code: 70) }
-        return (cpu.p50, cpu.mean, result.summary.frames)
+        guard !cpu.seconds.isEmpty else { Bench.fail("no frames were recorded", code: 70) }
+        let mean = cpu.seconds.reduce(0, +) / Double(cpu.seconds.count)
+        return (Bench.median(cpu.seconds) * 1000, mean * 1000, result.summary.frames)
+    }
+
+    /// The frames' CPU times, filled by the replay's `afterFrame`.
+    private final class FrameCPU {
+        var seconds: [Double] = []
+        init() { seconds.reserveCapacity(1 << 14) }
     }
 
     private func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }

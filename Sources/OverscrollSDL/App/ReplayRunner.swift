@@ -38,6 +38,10 @@ public final class ReplayRunner {
         /// Called before each frame, outside its CPU time (a benchmark evicting the caches,
         /// as the display server and other processes do while a live frame sleeps).
         public var beforeFrame: (() -> Void)?
+        /// Called after each frame with its timing, outside its CPU time (a benchmark's own
+        /// figures at the nanosecond: the profiler keeps microseconds, a step of a tenth
+        /// of a frame on a fast machine's CPU path).
+        public var afterFrame: ((FrameTiming) -> Void)?
         /// Shown through the console's CPU presenter (`SharedMemoryPresenter`, the DRM
         /// path's, turned screens included) over buffers in plain memory instead of the
         /// headless window's surface: the DRM path's work without a DRM device (the
@@ -172,6 +176,7 @@ public final class ReplayRunner {
             timing.latency = oldest.isFinite ? time - oldest : nil
             framesCPU += timing.cpuTime
             session.record(timing)
+            options.afterFrame?(timing)
             if fleet != nil { fleet!.record(timing, model: session.model, now: FleetMetrics.endsRefresh(session.model) ? WallTime.system.now() : 0) }
             if let trace {
                 row.clear()
