@@ -161,6 +161,21 @@ MATRIX = {
 # VM_TEST_MATRIX=all) are 8-10 minutes more under TCG, past CI's 45 minutes with the rest:
 # run before a release and after a change to a presenter (docs/testing.md).
 CI_BOOTS = ("usb-tablet", "bochs-single-rot90", "fbdev")
+
+
+def logical(spec):
+    """The app's own size on a boot: its screen, turned by its `rotate`."""
+    sw, sh = spec.get("screen", (W, H))
+    return (sh, sw) if spec.get("rotate", 0) in (90, 270) else (sw, sh)
+
+
+def ref_sizes(names):
+    """The app sizes, besides 720x1280, the boots `names` compare their scanouts at: each
+    needs its references drawn headless (script/vm-test: `--ref-sizes`), the list tall
+    enough for all its rows at that width too. A boot added to MATRIX gets them with it."""
+    return sorted({logical(MATRIX[n]) for n in names} - {(W, H)})
+
+
 # The cage unit's boot: virtio-gpu alone, as before the matrix (no USB controller).
 CAGE_BOOT = {"qemu": ["-device", f"virtio-gpu-pci,xres={W},yres={H}"]}
 TABLET_MAX = 32767
@@ -1756,6 +1771,18 @@ class Run:
         return self.summary()
 
 def main():
+    # --ref-sizes [NAMES]: script/vm-test asks, before any machine, which references to
+    # draw (NAMES as --matrix: default CI_BOOTS, "all", or none when empty).
+    if sys.argv[1:2] == ["--ref-sizes"]:
+        names = (" ".join(sys.argv[2:]) if len(sys.argv) > 2 else " ".join(CI_BOOTS)).split()
+        names = list(MATRIX) if names == ["all"] else names
+        unknown = [n for n in names if n not in MATRIX]
+        if unknown:
+            print(f"drive.py: --ref-sizes: no boot named {' '.join(unknown)} (the boots: {' '.join(MATRIX)}, or all)", file=sys.stderr)
+            return 64
+        for w, h in ref_sizes(names):
+            print(f"{w}x{h}")
+        return 0
     p = argparse.ArgumentParser()
     p.add_argument("--work", required=True)
     p.add_argument("--kernel", required=True)
