@@ -169,6 +169,17 @@ def logical(spec):
     return (sh, sw) if spec.get("rotate", 0) in (90, 270) else (sw, sh)
 
 
+def chosen_boots(text):
+    """The boots a --matrix (or --ref-sizes) names: "all", or names from MATRIX; and the
+    names it has that MATRIX does not."""
+    names = list(MATRIX) if text.strip() == "all" else text.split()
+    return names, [n for n in names if n not in MATRIX]
+
+
+def unknown_boots(unknown):
+    return f"no boot named {' '.join(unknown)} (the boots: {' '.join(MATRIX)}, or all)"
+
+
 def ref_sizes(names):
     """The app sizes, besides 720x1280, the boots `names` compare their scanouts at: each
     needs its references drawn headless (script/vm-test: `--ref-sizes`), the list tall
@@ -235,8 +246,7 @@ class Panel:
         kind = spec.get("touch", f"multi:{W - 1}:{H - 1}")
         self.tablet = kind == "tablet"
         self.max = (TABLET_MAX, TABLET_MAX) if self.tablet else tuple(int(v) for v in kind.split(":")[1:])
-        sw, sh = self.screen
-        self.logical = (sh, sw) if self.rotate in (90, 270) else (sw, sh)
+        self.logical = logical(spec)
 
     def units(self, x, y):
         lw, lh = self.logical
@@ -1774,11 +1784,9 @@ def main():
     # --ref-sizes [NAMES]: script/vm-test asks, before any machine, which references to
     # draw (NAMES as --matrix: default CI_BOOTS, "all", or none when empty).
     if sys.argv[1:2] == ["--ref-sizes"]:
-        names = (" ".join(sys.argv[2:]) if len(sys.argv) > 2 else " ".join(CI_BOOTS)).split()
-        names = list(MATRIX) if names == ["all"] else names
-        unknown = [n for n in names if n not in MATRIX]
+        names, unknown = chosen_boots(" ".join(sys.argv[2:]) if len(sys.argv) > 2 else " ".join(CI_BOOTS))
         if unknown:
-            print(f"drive.py: --ref-sizes: no boot named {' '.join(unknown)} (the boots: {' '.join(MATRIX)}, or all)", file=sys.stderr)
+            print(f"drive.py: --ref-sizes: {unknown_boots(unknown)}", file=sys.stderr)
             return 64
         for w, h in ref_sizes(names):
             print(f"{w}x{h}")
@@ -1809,12 +1817,10 @@ def main():
     p.add_argument("--bench-bin", help="overscroll-bench, for headless frames drawn during the run")
     p.add_argument("--rows", help="the rows of the reload (the headless frames' --content)")
     args = p.parse_args()
-    if args.matrix.strip() == "all":
-        args.matrix = " ".join(MATRIX)
-    unknown = [n for n in args.matrix.split() if n not in MATRIX]
+    names, unknown = chosen_boots(args.matrix)
     if unknown:
-        p.error(f"--matrix: no boot named {' '.join(unknown)} (the boots: {' '.join(MATRIX)}, or all)")
-    args.matrix = " ".join(sorted(args.matrix.split(), key=lambda n: not MATRIX[n].get("same_boot")))
+        p.error(f"--matrix: {unknown_boots(unknown)}")
+    args.matrix = " ".join(sorted(names, key=lambda n: not MATRIX[n].get("same_boot")))
     global ME, ARCH
     ME, ARCH = args.me, ARCHES[args.arch]
     run = Run(args)
